@@ -1,0 +1,303 @@
+//! A position of a variant: board, pockets, side to move, en passant square,
+//! castling rights, counters and an incremental Zobrist hash.
+//!
+//! Positions are small plain values: moves are played by copy-make
+//! ([`Position::play`] returns a new position), so there is no unmake to get
+//! wrong and search threads never share mutable state.
+
+mod fen;
+mod play;
+
+pub(crate) mod zobrist;
+
+use std::fmt;
+
+use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, Piece, PieceType, Square};
+use crate::variant::Variant;
+
+pub use fen::FenError;
+pub use play::IllegalMove;
+
+/// Castling rights: bit 0 White kingside, 1 White queenside, 2 Black kingside, 3 Black queenside.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastlingRights(pub u8);
+
+impl CastlingRights {
+    pub const fn has(self, color: Color, kingside: bool) -> bool {
+        self.0 & Self::bit(color, kingside) != 0
+    }
+
+    pub const fn bit(color: Color, kingside: bool) -> u8 {
+        let side = if kingside { 1 } else { 2 };
+        match color {
+            Color::White => side,
+            Color::Black => side << 2,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Position<'v> {
+    variant: &'v Variant,
+    board: [Option<Piece>; 64],
+    by_type: [Bitboard; MAX_PIECE_TYPES],
+    by_color: ByColor<Bitboard>,
+    pockets: ByColor<[u8; MAX_PIECE_TYPES]>,
+    pocket_sizes: ByColor<u8>,
+    royal_squares: ByColor<Square>,
+    side_to_move: Color,
+    en_passant: Option<Square>,
+    castling: CastlingRights,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+    hash: u64,
+}
+
+impl<'v> Position<'v> {
+    /// The variant's starting position.
+    pub fn start(variant: &'v Variant) -> Position<'v> {
+        Position::from_fen(variant, &variant.start_fen).expect("a variant's start position is validated when it is built")
+    }
+
+    pub fn variant(&self) -> &'v Variant {
+        self.variant
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color.white | self.by_color.black
+    }
+
+    #[inline]
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        self.by_color[color]
+    }
+
+    /// Pieces of one type, both sides.
+    #[inline]
+    pub fn pieces_of_type(&self, kind: PieceType) -> Bitboard {
+        self.by_type[kind.index()]
+    }
+
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.by_type[kind.index()] & self.by_color[color]
+    }
+
+    #[inline]
+    pub fn royal_square(&self, color: Color) -> Square {
+        self.royal_squares[color]
+    }
+
+    /// How many pieces of `kind` `color` holds in its pocket.
+    #[inline]
+    pub fn pocket_count(&self, color: Color, kind: PieceType) -> u8 {
+        self.pockets[color][kind.index()]
+    }
+
+    /// Total pieces in `color`'s pocket.
+    #[inline]
+    pub fn pocket_size(&self, color: Color) -> u8 {
+        self.pocket_sizes[color]
+    }
+
+    /// The pocket's contents, type by type.
+    pub fn pocket(&self, color: Color) -> impl Iterator<Item = (PieceType, u8)> + '_ {
+        self.variant.piece_types().map(move |t| (t, self.pockets[color][t.index()])).filter(|&(_, n)| n > 0)
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    #[inline]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    #[inline]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// Plies since the last move that resets the n-move counter.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    /// The Zobrist hash: board, both pockets, side to move, castling rights
+    /// and en passant square.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch (tests compare it with [`Self::hash`]).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::castling(self.castling.0);
+        for sq in self.occupied() {
+            let p = self.board[sq.index()].expect("occupied squares hold pieces");
+            h ^= zobrist::piece(p.color, p.kind, sq);
+        }
+        for color in Color::ALL {
+            for (kind, n) in self.pocket(color) {
+                h ^= zobrist::pocket(color, kind, n);
+            }
+        }
+        if let Some(ep) = self.en_passant {
+            h ^= zobrist::en_passant(ep);
+        }
+        if self.side_to_move == Color::Black {
+            h ^= zobrist::black_to_move();
+        }
+        h
+    }
+
+    /// Total material value on the board and in the pocket of one side.
+    pub fn material(&self, color: Color) -> i32 {
+        let v = self.variant;
+        let board: i32 = v.piece_types().map(|t| self.pieces(color, t).count() as i32 * v.piece(t).value).sum();
+        let pocket: i32 = self.pocket(color).map(|(t, n)| i32::from(n) * v.piece(t).value).sum();
+        board + pocket
+    }
+
+    // Low-level edits that keep bitboards, mailbox and hash in step.
+
+    #[inline]
+    pub(crate) fn put_piece(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.board[sq.index()].is_none());
+        self.board[sq.index()] = Some(piece);
+        self.by_type[piece.kind.index()] |= Bitboard::from_square(sq);
+        self.by_color[piece.color] |= Bitboard::from_square(sq);
+        self.hash ^= zobrist::piece(piece.color, piece.kind, sq);
+        if piece.kind == self.variant.royal {
+            self.royal_squares[piece.color] = sq;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn remove_piece(&mut self, sq: Square) -> Piece {
+        let piece = self.board[sq.index()].take().expect("remove_piece on an empty square");
+        self.by_type[piece.kind.index()] ^= Bitboard::from_square(sq);
+        self.by_color[piece.color] ^= Bitboard::from_square(sq);
+        self.hash ^= zobrist::piece(piece.color, piece.kind, sq);
+        piece
+    }
+
+    #[inline]
+    pub(crate) fn add_to_pocket(&mut self, color: Color, kind: PieceType) {
+        let n = &mut self.pockets[color][kind.index()];
+        self.hash ^= zobrist::pocket(color, kind, *n) ^ zobrist::pocket(color, kind, *n + 1);
+        *n += 1;
+        self.pocket_sizes[color] += 1;
+    }
+
+    #[inline]
+    pub(crate) fn take_from_pocket(&mut self, color: Color, kind: PieceType) {
+        let n = &mut self.pockets[color][kind.index()];
+        debug_assert!(*n > 0);
+        self.hash ^= zobrist::pocket(color, kind, *n) ^ zobrist::pocket(color, kind, *n - 1);
+        *n -= 1;
+        self.pocket_sizes[color] -= 1;
+    }
+
+    pub(crate) fn set_en_passant(&mut self, sq: Option<Square>) {
+        if let Some(old) = self.en_passant {
+            self.hash ^= zobrist::en_passant(old);
+        }
+        if let Some(new) = sq {
+            self.hash ^= zobrist::en_passant(new);
+        }
+        self.en_passant = sq;
+    }
+
+    pub(crate) fn set_castling(&mut self, rights: u8) {
+        self.hash ^= zobrist::castling(self.castling.0) ^ zobrist::castling(rights);
+        self.castling = CastlingRights(rights);
+    }
+
+    fn empty(variant: &'v Variant) -> Position<'v> {
+        let mut pos = Position {
+            variant,
+            board: [None; 64],
+            by_type: [Bitboard::EMPTY; MAX_PIECE_TYPES],
+            by_color: ByColor::default(),
+            pockets: ByColor::default(),
+            pocket_sizes: ByColor::default(),
+            royal_squares: ByColor { white: Square::A1, black: Square::A1 },
+            side_to_move: Color::White,
+            en_passant: None,
+            castling: CastlingRights(0),
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+}
+
+impl PartialEq for Position<'_> {
+    /// Same variant (by identity) and same state.
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.variant, other.variant)
+            && self.board == other.board
+            && self.pockets == other.pockets
+            && self.side_to_move == other.side_to_move
+            && self.en_passant == other.en_passant
+            && self.castling == other.castling
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.hash == other.hash
+    }
+}
+
+impl Eq for Position<'_> {}
+
+impl fmt::Debug for Position<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} {})", self.variant.name, self.to_fen())
+    }
+}
+
+impl fmt::Display for Position<'_> {
+    /// A board picture with the FEN below it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..8).rev() {
+            write!(f, "{} ", rank + 1)?;
+            for file in 0..8 {
+                let sq = Square::from_coords(file, rank);
+                let c = match self.piece_at(sq) {
+                    Some(p) => self.piece_char(p),
+                    None => '.',
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "   a b c d e f g h")?;
+        write!(f, "{}", self.to_fen())
+    }
+}
+
+impl Position<'_> {
+    pub(crate) fn piece_char(&self, p: Piece) -> char {
+        let c = self.variant.letter(p.kind);
+        match p.color {
+            Color::White => c,
+            Color::Black => c.to_ascii_lowercase(),
+        }
+    }
+}

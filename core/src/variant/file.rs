@@ -1,0 +1,147 @@
+//! The TOML schema of variant files, every field optional so that a file can
+//! inherit from another and override only what differs.
+//!
+//! Unknown keys are rejected by serde (`deny_unknown_fields`), so a typo
+//! never silently falls back to a default.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// Merge a child's settings over its parent's, field by field.
+pub(crate) trait Merge {
+    fn merge(self, parent: Self) -> Self;
+}
+
+impl<T: Merge> Merge for Option<T> {
+    fn merge(self, parent: Self) -> Self {
+        match (self, parent) {
+            (Some(child), Some(parent)) => Some(child.merge(parent)),
+            (child, parent) => child.or(parent),
+        }
+    }
+}
+
+macro_rules! mergeable {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty,)* }) => {
+        $(#[$meta])*
+        #[derive(Deserialize, Debug, Clone, Default)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name { $($(#[$fmeta])* pub $field: Option<$ty>,)* }
+
+        impl Merge for $name {
+            fn merge(self, parent: Self) -> Self {
+                $name { $($field: Merge::merge(self.$field, parent.$field),)* }
+            }
+        }
+    };
+}
+
+// Scalars and lists are replaced whole; tables merge field by field.
+impl Merge for String {
+    fn merge(self, _parent: Self) -> Self {
+        self
+    }
+}
+impl Merge for bool {
+    fn merge(self, _parent: Self) -> Self {
+        self
+    }
+}
+impl Merge for i64 {
+    fn merge(self, _parent: Self) -> Self {
+        self
+    }
+}
+impl<T> Merge for Vec<T> {
+    fn merge(self, _parent: Self) -> Self {
+        self
+    }
+}
+
+impl Merge for BTreeMap<String, PieceFile> {
+    /// Pieces merge by letter: a child may change one field of one piece.
+    fn merge(self, mut parent: Self) -> Self {
+        for (letter, piece) in self {
+            let merged = match parent.remove(&letter) {
+                Some(p) => piece.merge(p),
+                None => piece,
+            };
+            parent.insert(letter, merged);
+        }
+        parent
+    }
+}
+
+mergeable! {
+    /// One variant file.
+    pub struct VariantFile {
+        pub name: String,
+        pub inherits: String,
+        pub description: String,
+        pub start: String,
+        pub royal: String,
+        pub classes: Vec<String>,
+        pub initial_ranks: Vec<i64>,
+        pub en_passant: bool,
+        pub pieces: BTreeMap<String, PieceFile>,
+        pub pocket: PocketFile,
+        pub castling: CastlingFile,
+        pub promotion: PromotionFile,
+        pub draw: DrawFile,
+    }
+}
+
+mergeable! {
+    /// One piece: `[pieces.N]`.
+    pub struct PieceFile {
+        pub name: String,
+        pub betza: String,
+        pub value: i64,
+        pub pawn: bool,
+    }
+}
+
+mergeable! {
+    /// `[pocket]`: the Pocket Mutation pocket and drops.
+    pub struct PocketFile {
+        pub enabled: bool,
+        pub size: i64,
+        pub pocket_in: bool,
+        pub mutation: bool,
+        pub promote_from_last_rank: bool,
+        pub white_first_move_ban: bool,
+        pub drop_ranks: Vec<i64>,
+        pub pawn_drop_ranks: Vec<i64>,
+    }
+}
+
+mergeable! {
+    /// `[castling]`.
+    pub struct CastlingFile {
+        pub enabled: bool,
+        pub king_file: String,
+        pub queenside_file: String,
+        pub kingside_file: String,
+    }
+}
+
+mergeable! {
+    /// `[promotion]`: promotion on reaching the last rank (FIDE style).
+    pub struct PromotionFile {
+        pub enabled: bool,
+        pub ranks: Vec<i64>,
+        pub choices: String,
+        pub mandatory: bool,
+    }
+}
+
+mergeable! {
+    /// `[draw]`: automatic draws.
+    pub struct DrawFile {
+        pub n_move_rule: i64,
+        pub n_move_reset: Vec<String>,
+        pub repetition: i64,
+        pub dead_position: String,
+    }
+}

@@ -1,0 +1,213 @@
+//! A variant: its pieces (Betza moves, values, classes) and its rules, as data.
+//!
+//! Variants come from TOML files (see `configs/variants/` and the README for
+//! every key). A file may `inherits = "other"` and override any setting;
+//! every rule has a default, listed on [`Rules`]. The core reads text it is
+//! handed: resolving `inherits` to text is the caller's job (shipped
+//! variants are embedded and found by name, see [`builtin`]).
+
+mod build;
+pub mod builtin;
+mod file;
+
+use std::fmt;
+
+use crate::betza::MoveRule;
+use crate::movement::PieceMoves;
+use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
+
+pub use build::parse_variant;
+
+/// Why a variant file was rejected: which file, which key, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantError {
+    pub file: String,
+    pub key: String,
+    pub reason: String,
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "variant file '{}': {}", self.file, self.reason)
+        } else {
+            write!(f, "variant file '{}', key '{}': {}", self.file, self.key, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+/// One piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// Upper-case FEN letter (lower case for Black).
+    pub letter: char,
+    pub name: String,
+    pub betza: String,
+    /// Material value in centipawns.
+    pub value: i32,
+    /// Moves like a pawn for the rules: double steps set en passant squares,
+    /// FIDE promotion applies, "pawn-move" resets the n-move counter.
+    pub pawn: bool,
+    /// Value class (1-based) if the piece is in the class table.
+    pub class: Option<u8>,
+    pub(crate) rules: Vec<MoveRule>,
+}
+
+/// What resets the n-move (fifty-move) counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CounterResets {
+    pub capture: bool,
+    pub pawn_move: bool,
+    /// A FIDE promotion or a pocket-in from the last rank.
+    pub promotion: bool,
+    pub drop: bool,
+    pub pocket_in: bool,
+}
+
+/// When a position is a dead draw by material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadPosition {
+    Never,
+    /// Only the two royal pieces on the board and both pockets empty.
+    KingsOnly,
+}
+
+/// The pocket: pocket-in moves, mutation, promotion by pocketing, drops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PocketRules {
+    pub size: u8,
+    /// A side may put one of its own pieces (not the royal one) in its pocket.
+    pub pocket_in: bool,
+    /// Pocketed from ranks 1-7, a piece may become any piece of its class.
+    pub mutation: bool,
+    /// Pocketed from the owner's last rank, a piece becomes one of the next
+    /// class (the top class stays in the top class).
+    pub promote_from_last_rank: bool,
+    /// White may not use the pocket on move 1.
+    pub white_first_move_ban: bool,
+    /// Relative ranks (bit 0 = the owner's first) where drops may land.
+    pub drop_ranks: u8,
+    /// The same for pawn-like pieces.
+    pub pawn_drop_ranks: u8,
+}
+
+/// FIDE-style castling: king and partner piece on the given files of the back rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlingRules {
+    pub king_file: u8,
+    pub queenside_file: u8,
+    pub kingside_file: u8,
+}
+
+/// Promotion on reaching a zone (FIDE chess).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PromotionRules {
+    /// Relative ranks (bit 0 = the owner's first) where pawns promote.
+    pub ranks: u8,
+    pub choices: Vec<PieceType>,
+    pub mandatory: bool,
+}
+
+/// Every rule setting of a variant. Defaults (what a file gets when it says
+/// nothing): no pocket, no castling, no promotion, en passant on, initial
+/// (double-step) rank 2, a 100-ply counter reset by captures and pawn moves,
+/// threefold repetition, and a dead draw with kings only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub pocket: Option<PocketRules>,
+    pub castling: Option<CastlingRules>,
+    pub promotion: Option<PromotionRules>,
+    pub en_passant: bool,
+    /// Relative ranks (bit 0 = first) from which `i` (initial) moves apply.
+    pub initial_ranks: u8,
+    /// Plies without a reset that draw; 0 turns the rule off.
+    pub n_move_rule: u16,
+    pub n_move_reset: CounterResets,
+    /// Occurrences of a position that draw; 0 turns the rule off.
+    pub repetition: u8,
+    pub dead_position: DeadPosition,
+}
+
+/// A compiled, validated variant. Immutable; share it by reference.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    pub description: String,
+    pub pieces: Vec<PieceDef>,
+    pub royal: PieceType,
+    /// Pieces of each class; class `n` is `classes[n - 1]`.
+    pub classes: Vec<Vec<PieceType>>,
+    pub start_fen: String,
+    pub rules: Rules,
+    pub(crate) moves: ByColor<Vec<PieceMoves>>,
+    pub(crate) letters: [Option<PieceType>; 26],
+    /// Choices when pocketing from ranks 1-7 / from the last rank, per type.
+    pub(crate) pocket_choices: Vec<Vec<PieceType>>,
+    pub(crate) promotion_pocket_choices: Vec<Vec<PieceType>>,
+    /// Castling rights that survive a move from or to each square.
+    pub(crate) castling_keep: [u8; 64],
+    pub(crate) pawn_types: u32,
+}
+
+impl Variant {
+    /// The piece type with this FEN letter (either case).
+    pub fn piece_by_letter(&self, letter: char) -> Option<PieceType> {
+        let upper = letter.to_ascii_uppercase();
+        if upper.is_ascii_uppercase() {
+            self.letters[(upper as u8 - b'A') as usize]
+        } else {
+            None
+        }
+    }
+
+    pub fn piece(&self, kind: PieceType) -> &PieceDef {
+        &self.pieces[kind.index()]
+    }
+
+    pub fn piece_types(&self) -> impl ExactSizeIterator<Item = PieceType> + use<> {
+        (0..self.pieces.len()).map(PieceType::from_index)
+    }
+
+    pub fn letter(&self, kind: PieceType) -> char {
+        self.pieces[kind.index()].letter
+    }
+
+    #[inline]
+    pub fn is_pawn(&self, kind: PieceType) -> bool {
+        self.pawn_types & (1 << kind.index()) != 0
+    }
+
+    pub fn has_pocket(&self) -> bool {
+        self.rules.pocket.is_some()
+    }
+
+    /// The compiled moves of a piece type for one side.
+    #[inline]
+    pub fn moves(&self, color: Color, kind: PieceType) -> &PieceMoves {
+        &self.moves[color][kind.index()]
+    }
+
+    /// Types a piece of `kind` may become when pocketed from `from` by `color`.
+    pub fn pocket_choices(&self, color: Color, kind: PieceType, from: Square) -> &[PieceType] {
+        if color.relative_rank(from.rank()) == 7 {
+            &self.promotion_pocket_choices[kind.index()]
+        } else {
+            &self.pocket_choices[kind.index()]
+        }
+    }
+
+    /// The pieces of a class, if the class exists.
+    pub fn class(&self, class: u8) -> Option<&[PieceType]> {
+        self.classes.get(usize::from(class).checked_sub(1)?).map(Vec::as_slice)
+    }
+
+    pub(crate) fn relative_ranks_mask(color: Color, ranks: u8) -> Bitboard {
+        (0..8u8)
+            .filter(|r| ranks & (1 << r) != 0)
+            .fold(Bitboard::EMPTY, |acc, r| acc | Bitboard::rank(color.relative_rank(r)))
+    }
+}
+
+pub(crate) const _ASSERT_TYPES_FIT: () = assert!(MAX_PIECE_TYPES <= 32);
