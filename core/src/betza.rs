@@ -182,8 +182,14 @@ fn pair_filter(a: char, b: char, shape: Shape) -> Option<Filter> {
         (Shape::Oblique, 'r', 'v') => |dx, dy| dx > 0 && dy.abs() > dx.abs(),
         // Chirality: the half reached by turning the (2,1)-like base leap
         // counter-clockwise (lh) or clockwise (rh) by right angles.
-        (Shape::Oblique, 'l', 'h') => |dx, dy| (dx > 0) == (dy > 0) && dy.abs() < dx.abs() || (dx > 0) != (dy > 0) && dy.abs() > dx.abs(),
-        (Shape::Oblique, 'r', 'h') => |dx, dy| (dx > 0) == (dy > 0) && dy.abs() > dx.abs() || (dx > 0) != (dy > 0) && dy.abs() < dx.abs(),
+        (Shape::Oblique, 'l', 'h') => |dx, dy| {
+            (dx > 0) == (dy > 0) && dy.abs() < dx.abs()
+                || (dx > 0) != (dy > 0) && dy.abs() > dx.abs()
+        },
+        (Shape::Oblique, 'r', 'h') => |dx, dy| {
+            (dx > 0) == (dy > 0) && dy.abs() > dx.abs()
+                || (dx > 0) != (dy > 0) && dy.abs() < dx.abs()
+        },
         _ => return None,
     })
 }
@@ -223,7 +229,8 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                 'e' => mods.en_passant = true,
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => mods.directions.push((c, pos)),
                 'A'..='Z' => break,
-                'p' | 'g' | 'j' | 'o' | 'a' | 'x' | 'y' | 'z' | 'd' | 'u' | 't' | 'k' | 'q' | 'w' => {
+                'p' | 'g' | 'j' | 'o' | 'a' | 'x' | 'y' | 'z' | 'd' | 'u' | 't' | 'k' | 'q'
+                | 'w' => {
                     return Err(err(pos, "this modifier is not supported by pocketlab"));
                 }
                 _ => return Err(err(pos, "not a Betza modifier or atom")),
@@ -232,7 +239,10 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
         }
         let Some(&(atom_pos, atom)) = chars.get(i) else {
             let pos = chars.last().map_or(0, |&(p, _)| p);
-            return Err(err(pos, "modifiers must be followed by an atom (W, F, D, N, A, H, C, Z, G, K, B, R, Q)"));
+            return Err(err(
+                pos,
+                "modifiers must be followed by an atom (W, F, D, N, A, H, C, Z, G, K, B, R, Q)",
+            ));
         };
         i += 1;
         let (atoms, mut rides): (Vec<char>, bool) = if let Some((base, rides)) = shorthand(atom) {
@@ -240,7 +250,10 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
         } else if atom_leap(atom).is_some() {
             (vec![atom], false)
         } else {
-            return Err(err(atom_pos, "unknown atom (supported: W F D N A H C Z G K B R Q)"));
+            return Err(err(
+                atom_pos,
+                "unknown atom (supported: W F D N A H C Z G K B R Q)",
+            ));
         };
         let mut max_steps = if rides { UNLIMITED } else { 1 };
         // A doubled atom rides; a digit sets the range.
@@ -256,18 +269,26 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                     value = value * 10 + d;
                     i += 1;
                 }
-                max_steps = if value == 0 { UNLIMITED } else { value.min(u32::from(UNLIMITED)) as u8 };
+                max_steps = if value == 0 {
+                    UNLIMITED
+                } else {
+                    value.min(u32::from(UNLIMITED)) as u8
+                };
                 rides = max_steps > 1;
             }
         }
         if mods.lame && rides {
-            return Err(err(atom_pos, "'n' (lame) applies to single leaps, not riders"));
+            return Err(err(
+                atom_pos,
+                "'n' (lame) applies to single leaps, not riders",
+            ));
         }
         let mut rays = Vec::new();
         for base in atoms {
             let (bx, by) = atom_leap(base).expect("shorthands expand to known atoms");
             let shape = shape_of(bx, by);
-            let filters = direction_filters(&mods.directions, shape).map_err(|(pos, why)| err(pos, &why))?;
+            let filters =
+                direction_filters(&mods.directions, shape).map_err(|(pos, why)| err(pos, &why))?;
             for (dx, dy) in symmetric_images(bx, by) {
                 if !filters.is_empty() && !filters.iter().any(|f| f(dx, dy)) {
                     continue;
@@ -275,52 +296,90 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                 rays.push(if mods.lame {
                     let g = gcd(dx.unsigned_abs(), dy.unsigned_abs());
                     if g < 2 {
-                        return Err(err(atom_pos, "'n' (lame) needs a straight-line leap such as D, A, H or G"));
+                        return Err(err(
+                            atom_pos,
+                            "'n' (lame) needs a straight-line leap such as D, A, H or G",
+                        ));
                     }
                     let g = g as i8;
-                    Ray { dx: dx / g, dy: dy / g, min_steps: g as u8, max_steps: g as u8 }
+                    Ray {
+                        dx: dx / g,
+                        dy: dy / g,
+                        min_steps: g as u8,
+                        max_steps: g as u8,
+                    }
                 } else {
-                    Ray { dx, dy, min_steps: 1, max_steps }
+                    Ray {
+                        dx,
+                        dy,
+                        min_steps: 1,
+                        max_steps,
+                    }
                 });
             }
         }
         if rays.is_empty() {
-            return Err(err(atom_pos, "the direction modifiers leave this atom no move"));
+            return Err(err(
+                atom_pos,
+                "the direction modifiers leave this atom no move",
+            ));
         }
         if mods.en_passant && (rides || mods.lame) {
-            return Err(err(atom_pos, "'e' (en passant) applies to single leaps only"));
+            return Err(err(
+                atom_pos,
+                "'e' (en passant) applies to single leaps only",
+            ));
         }
         let mode = match (mods.quiet, mods.capture) {
-            (true, false) => Mode { quiet: true, capture: false },
-            (false, true) => Mode { quiet: false, capture: true },
-            _ => Mode { quiet: true, capture: true },
+            (true, false) => Mode {
+                quiet: true,
+                capture: false,
+            },
+            (false, true) => Mode {
+                quiet: false,
+                capture: true,
+            },
+            _ => Mode {
+                quiet: true,
+                capture: true,
+            },
         };
         if mods.en_passant && !mode.capture {
             return Err(err(atom_pos, "'e' (en passant) needs a capturing move"));
         }
-        rules.push(MoveRule { rays, mode, initial: mods.initial, en_passant: mods.en_passant });
+        rules.push(MoveRule {
+            rays,
+            mode,
+            initial: mods.initial,
+            en_passant: mods.en_passant,
+        });
     }
     Ok(rules)
 }
 
-fn direction_filters(letters: &[(char, usize)], shape: Shape) -> Result<Vec<Filter>, (usize, String)> {
+fn direction_filters(
+    letters: &[(char, usize)],
+    shape: Shape,
+) -> Result<Vec<Filter>, (usize, String)> {
     let mut filters = Vec::new();
     let mut k = 0;
     while k < letters.len() {
         let (c, pos) = letters[k];
-        if let Some(&(next, _)) = letters.get(k + 1) {
-            if let Some(f) = pair_filter(c, next, shape) {
-                filters.push(f);
-                k += 2;
-                continue;
-            }
+        if let Some(f) = letters.get(k + 1).and_then(|&(next, _)| pair_filter(c, next, shape)) {
+            filters.push(f);
+            k += 2;
+            continue;
         }
         match single_filter(c, shape) {
             Some(f) => filters.push(f),
             None => {
                 let why = match c {
-                    'h' => "'h' only forms the chiral pairs 'lh' and 'rh' on oblique atoms (N, C, Z)",
-                    _ => "this direction does not apply to this atom (v and s need orthogonal or oblique atoms)",
+                    'h' => {
+                        "'h' only forms the chiral pairs 'lh' and 'rh' on oblique atoms (N, C, Z)"
+                    }
+                    _ => {
+                        "this direction does not apply to this atom (v and s need orthogonal or oblique atoms)"
+                    }
                 };
                 return Err((pos, why.to_owned()));
             }
@@ -342,7 +401,11 @@ mod tests {
         let mut v: Vec<_> = parse(notation)
             .unwrap()
             .iter()
-            .flat_map(|r| r.rays.iter().map(|x| (x.dx, x.dy, x.min_steps, x.max_steps)))
+            .flat_map(|r| {
+                r.rays
+                    .iter()
+                    .map(|x| (x.dx, x.dy, x.min_steps, x.max_steps))
+            })
             .collect();
         v.sort_unstable();
         v.dedup();
@@ -353,7 +416,10 @@ mod tests {
     fn knight_has_eight_leaps() {
         let rays = ray_set("N");
         assert_eq!(rays.len(), 8);
-        assert!(rays.iter().all(|&(dx, dy, lo, hi)| dx.abs() + dy.abs() == 3 && lo == 1 && hi == 1));
+        assert!(
+            rays.iter()
+                .all(|&(dx, dy, lo, hi)| dx.abs() + dy.abs() == 3 && lo == 1 && hi == 1)
+        );
     }
 
     #[test]
@@ -376,11 +442,27 @@ mod tests {
     fn pawn_parses_into_three_rules() {
         let rules = parse("fmWfceFifmnD").unwrap();
         assert_eq!(rules.len(), 3);
-        assert_eq!(rules[0].rays, vec![Ray { dx: 0, dy: 1, min_steps: 1, max_steps: 1 }]);
+        assert_eq!(
+            rules[0].rays,
+            vec![Ray {
+                dx: 0,
+                dy: 1,
+                min_steps: 1,
+                max_steps: 1
+            }]
+        );
         assert!(rules[0].mode.quiet && !rules[0].mode.capture);
         assert_eq!(rules[1].rays.len(), 2);
         assert!(rules[1].en_passant && !rules[1].mode.quiet);
-        assert_eq!(rules[2].rays, vec![Ray { dx: 0, dy: 1, min_steps: 2, max_steps: 2 }]);
+        assert_eq!(
+            rules[2].rays,
+            vec![Ray {
+                dx: 0,
+                dy: 1,
+                min_steps: 2,
+                max_steps: 2
+            }]
+        );
         assert!(rules[2].initial);
     }
 

@@ -46,14 +46,20 @@ impl fmt::Display for Termination {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
     Ongoing,
-    Over { outcome: Outcome, termination: Termination },
+    Over {
+        outcome: Outcome,
+        termination: Termination,
+    },
 }
 
 impl<'v> Position<'v> {
     /// Status from this position alone: mate, stalemate, the n-move rule and
     /// dead positions (repetition needs the history: see [`Game`]).
     pub fn status(&self) -> GameStatus {
-        let over = |outcome, termination| GameStatus::Over { outcome, termination };
+        let over = |outcome, termination| GameStatus::Over {
+            outcome,
+            termination,
+        };
         if self.count_legal_moves() == 0 {
             return if self.is_check() {
                 over(Outcome::Win(!self.side_to_move()), Termination::Checkmate)
@@ -73,7 +79,9 @@ impl<'v> Position<'v> {
 
     /// Only the two royal pieces on the board and both pockets empty.
     pub fn is_bare_kings(&self) -> bool {
-        self.occupied().count() == 2 && self.pocket_size(Color::White) == 0 && self.pocket_size(Color::Black) == 0
+        self.occupied().count() == 2
+            && self.pocket_size(Color::White) == 0
+            && self.pocket_size(Color::Black) == 0
     }
 }
 
@@ -90,7 +98,12 @@ pub struct Game<'v> {
 impl<'v> Game<'v> {
     pub fn new(start: Position<'v>) -> Game<'v> {
         let hashes = vec![start.hash()];
-        Game { position: start.clone(), start, moves: Vec::new(), hashes }
+        Game {
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            hashes,
+        }
     }
 
     pub fn start(&self) -> &Position<'v> {
@@ -129,17 +142,29 @@ impl<'v> Game<'v> {
     pub fn repetitions(&self) -> usize {
         let current = self.position.hash();
         // Same side to move: every second position back from the current one.
-        self.hashes.iter().rev().step_by(2).filter(|&&h| h == current).count()
+        self.hashes
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&h| h == current)
+            .count()
     }
 
     pub fn status(&self) -> GameStatus {
         let status = self.position.status();
-        if let GameStatus::Over { termination: Termination::Checkmate | Termination::Stalemate, .. } = status {
+        if let GameStatus::Over {
+            termination: Termination::Checkmate | Termination::Stalemate,
+            ..
+        } = status
+        {
             return status;
         }
         let needed = usize::from(self.position.variant().rules.repetition);
         if needed > 0 && self.repetitions() >= needed {
-            return GameStatus::Over { outcome: Outcome::Draw, termination: Termination::Repetition };
+            return GameStatus::Over {
+                outcome: Outcome::Draw,
+                termination: Termination::Repetition,
+            };
         }
         status
     }

@@ -20,7 +20,13 @@ pub(crate) trait MoveSink {
     fn normal(&mut self, from: Square, targets: Bitboard);
     /// Promotions from `from` to every square of `targets`, one move per
     /// choice, plus the plain move when promotion is optional.
-    fn promotions(&mut self, from: Square, targets: Bitboard, choices: &[PieceType], optional: bool);
+    fn promotions(
+        &mut self,
+        from: Square,
+        targets: Bitboard,
+        choices: &[PieceType],
+        optional: bool,
+    );
     fn drops(&mut self, kind: PieceType, targets: Bitboard);
     fn pocket_ins(&mut self, from: Square, choices: &[PieceType]);
     fn single(&mut self, mv: Move);
@@ -30,9 +36,19 @@ impl MoveSink for MoveList {
     fn normal(&mut self, from: Square, targets: Bitboard) {
         self.extend(targets.map(|to| Move::Normal { from, to }));
     }
-    fn promotions(&mut self, from: Square, targets: Bitboard, choices: &[PieceType], optional: bool) {
+    fn promotions(
+        &mut self,
+        from: Square,
+        targets: Bitboard,
+        choices: &[PieceType],
+        optional: bool,
+    ) {
         for to in targets {
-            self.extend(choices.iter().map(|&into| Move::Promotion { from, to, into }));
+            self.extend(
+                choices
+                    .iter()
+                    .map(|&into| Move::Promotion { from, to, into }),
+            );
             if optional {
                 self.push(Move::Normal { from, to });
             }
@@ -78,7 +94,10 @@ struct Pins {
 
 impl Pins {
     fn line(&self, sq: Square) -> Bitboard {
-        self.lines.iter().filter(|(s, _)| *s == sq).fold(Bitboard::FULL, |acc, (_, line)| acc & *line)
+        self.lines
+            .iter()
+            .filter(|(s, _)| *s == sq)
+            .fold(Bitboard::FULL, |acc, (_, line)| acc & *line)
     }
 }
 
@@ -91,7 +110,9 @@ fn line_between(a: Square, b: Square) -> Bitboard {
     if g < 2 {
         return Bitboard::EMPTY;
     }
-    (1..g).filter_map(|k| a.offset(dx / g * k, dy / g * k)).collect()
+    (1..g)
+        .filter_map(|k| a.offset(dx / g * k, dy / g * k))
+        .collect()
 }
 
 fn gcd(a: u8, b: u8) -> u8 {
@@ -171,7 +192,10 @@ impl Position<'_> {
         let occ = self.occupied();
         let ours = self.pieces_of(us);
         let theirs = self.pieces_of(them);
-        let mut pins = Pins { pinned: Bitboard::EMPTY, lines: Vec::new() };
+        let mut pins = Pins {
+            pinned: Bitboard::EMPTY,
+            lines: Vec::new(),
+        };
         for kind in v.piece_types() {
             let bb = self.pieces(them, kind);
             if bb.is_empty() {
@@ -199,11 +223,17 @@ impl Position<'_> {
                 let mut line = Bitboard::EMPTY;
                 let mut blocker = None;
                 for step in 1..=w.max_steps {
-                    let Some(prev) = cur.offset(-w.dx, -w.dy) else { break };
+                    let Some(prev) = cur.offset(-w.dx, -w.dy) else {
+                        break;
+                    };
                     if occ.contains(prev) {
                         match blocker {
                             None if ours.contains(prev) => blocker = Some(prev),
-                            Some(pinned) if bb.contains(prev) && w.from.contains(prev) && step >= w.min_steps => {
+                            Some(pinned)
+                                if bb.contains(prev)
+                                    && w.from.contains(prev)
+                                    && step >= w.min_steps =>
+                            {
                                 pins.pinned = pins.pinned.with(pinned);
                                 pins.lines.push((pinned, line.with(prev)));
                                 break;
@@ -231,7 +261,9 @@ impl Position<'_> {
         // The royal piece: its targets must not be attacked once it has left.
         let royal_targets = v.moves(us, v.royal).targets(king, occ, theirs);
         let lifted = occ.without(king);
-        let safe: Bitboard = royal_targets.filter(|&to| !self.is_attacked(to, them, lifted)).collect();
+        let safe: Bitboard = royal_targets
+            .filter(|&to| !self.is_attacked(to, them, lifted))
+            .collect();
         sink.normal(king, safe);
 
         if checkers.has_more_than_one() {
@@ -268,11 +300,22 @@ impl Position<'_> {
         self.generate_pocket_ins(sink, pins.pinned);
     }
 
-    fn emit_board_moves(&self, sink: &mut impl MoveSink, from: Square, targets: Bitboard, promotion_zone: Bitboard) {
+    fn emit_board_moves(
+        &self,
+        sink: &mut impl MoveSink,
+        from: Square,
+        targets: Bitboard,
+        promotion_zone: Bitboard,
+    ) {
         let promoting = targets & promotion_zone;
         sink.normal(from, targets & !promotion_zone);
         if promoting.any() {
-            let p = self.variant().rules.promotion.as_ref().expect("a promotion zone implies promotion rules");
+            let p = self
+                .variant()
+                .rules
+                .promotion
+                .as_ref()
+                .expect("a promotion zone implies promotion rules");
             sink.promotions(from, promoting, &p.choices, !p.mandatory);
         }
     }
@@ -297,8 +340,9 @@ impl Position<'_> {
             };
             for from in bb {
                 let candidates = m.targets(from, occ, theirs) & blocks.with(checker);
-                let safe: Bitboard =
-                    candidates.filter(|&to| self.keeps_royal_safe(Move::Normal { from, to })).collect();
+                let safe: Bitboard = candidates
+                    .filter(|&to| self.keeps_royal_safe(Move::Normal { from, to }))
+                    .collect();
                 self.emit_board_moves(sink, from, safe, promotion_zone);
             }
         }
@@ -326,7 +370,9 @@ impl Position<'_> {
 
     fn generate_castling(&self, sink: &mut impl MoveSink) {
         let v = self.variant();
-        let Some(rules) = v.rules.castling else { return };
+        let Some(rules) = v.rules.castling else {
+            return;
+        };
         let us = self.side_to_move();
         let rights = self.castling_rights();
         let back = us.relative_rank(0);
@@ -336,12 +382,21 @@ impl Position<'_> {
             if !rights.has(us, kingside) {
                 continue;
             }
-            let partner = Square::from_coords(if kingside { rules.kingside_file } else { rules.queenside_file }, back);
+            let partner = Square::from_coords(
+                if kingside {
+                    rules.kingside_file
+                } else {
+                    rules.queenside_file
+                },
+                back,
+            );
             let king_to = castle_king_destination(king, partner);
             let partner_to = castle_partner_destination(king, partner);
-            let must_be_empty = (between(king, partner) | between(king, king_to).with(king_to) | between(partner, partner_to).with(partner_to))
-                .without(king)
-                .without(partner);
+            let must_be_empty = (between(king, partner)
+                | between(king, king_to).with(king_to)
+                | between(partner, partner_to).with(partner_to))
+            .without(king)
+            .without(partner);
             if (must_be_empty & occ).any() {
                 continue;
             }
@@ -365,10 +420,16 @@ impl Position<'_> {
         }
         let empty = !self.occupied() & allowed;
         for (kind, _) in self.pocket(us) {
-            let ranks = if v.is_pawn(kind) { rules.pawn_drop_ranks } else { rules.drop_ranks };
+            let ranks = if v.is_pawn(kind) {
+                rules.pawn_drop_ranks
+            } else {
+                rules.drop_ranks
+            };
             let targets = empty & Variant::relative_ranks_mask(us, ranks);
             if verify {
-                let safe = targets.filter(|&to| self.keeps_royal_safe(Move::Drop { kind, to })).collect();
+                let safe = targets
+                    .filter(|&to| self.keeps_royal_safe(Move::Drop { kind, to }))
+                    .collect();
                 sink.drops(kind, safe);
             } else {
                 sink.drops(kind, targets);
@@ -388,11 +449,12 @@ impl Position<'_> {
         }
         // Lifting a pinned piece would expose the royal piece.
         for from in self.pieces_of(us) & !pinned {
-            let piece = self.piece_at(from).expect("own pieces stand on their squares");
+            let piece = self
+                .piece_at(from)
+                .expect("own pieces stand on their squares");
             if piece.kind != v.royal {
                 sink.pocket_ins(from, v.pocket_choices(us, piece.kind, from));
             }
         }
     }
 }
-

@@ -31,7 +31,9 @@ impl WalkedRay {
         let mut out = Bitboard::EMPTY;
         let mut cur = from;
         for step in 1..=self.max_steps {
-            let Some(next) = cur.offset(self.dx, self.dy) else { break };
+            let Some(next) = cur.offset(self.dx, self.dy) else {
+                break;
+            };
             if step >= self.min_steps {
                 out = out.with(next);
             }
@@ -88,7 +90,9 @@ fn unit_ray_mask(from: Square, ray: &Ray, dx: i8, dy: i8) -> Bitboard {
     let mut out = Bitboard::EMPTY;
     let mut cur = from;
     for step in 1..=ray.max_steps {
-        let Some(next) = cur.offset(dx, dy) else { break };
+        let Some(next) = cur.offset(dx, dy) else {
+            break;
+        };
         if step >= ray.min_steps {
             out = out.with(next);
         }
@@ -168,7 +172,12 @@ impl PieceMoves {
                         from: *region,
                     };
                     // Merge identical rays that differ only in where they start.
-                    match m.walked.iter_mut().find(|w| WalkedRay { from: w.from, ..walked.clone() } == **w) {
+                    match m.walked.iter_mut().find(|w| {
+                        WalkedRay {
+                            from: w.from,
+                            ..walked.clone()
+                        } == **w
+                    }) {
                         Some(existing) => existing.from |= *region,
                         None => m.walked.push(walked),
                     }
@@ -257,9 +266,12 @@ impl PieceMoves {
                 // Walk backwards from the target to the first piece.
                 let mut cur = sq;
                 for step in 1..=w.max_steps {
-                    let Some(prev) = cur.offset(-w.dx, -w.dy) else { break };
+                    let Some(prev) = cur.offset(-w.dx, -w.dy) else {
+                        break;
+                    };
                     if occupied.contains(prev) {
-                        if step >= w.min_steps && candidates.contains(prev) && w.from.contains(prev) {
+                        if step >= w.min_steps && candidates.contains(prev) && w.from.contains(prev)
+                        {
                             out = out.with(prev);
                         }
                         break;

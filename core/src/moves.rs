@@ -9,7 +9,11 @@ pub enum Move {
     /// A board move, capturing whatever stands on `to`.
     Normal { from: Square, to: Square },
     /// A pawn reaching the promotion zone becomes `into` (FIDE promotion).
-    Promotion { from: Square, to: Square, into: PieceType },
+    Promotion {
+        from: Square,
+        to: Square,
+        into: PieceType,
+    },
     /// A pawn capture onto the en passant square.
     EnPassant { from: Square, to: Square },
     /// The royal piece castles with the partner piece on `partner`.
@@ -38,9 +42,10 @@ impl Move {
     /// castling reports the king's destination file on the back rank).
     pub fn to(self) -> Option<Square> {
         match self {
-            Move::Normal { to, .. } | Move::Promotion { to, .. } | Move::EnPassant { to, .. } | Move::Drop { to, .. } => {
-                Some(to)
-            }
+            Move::Normal { to, .. }
+            | Move::Promotion { to, .. }
+            | Move::EnPassant { to, .. }
+            | Move::Drop { to, .. } => Some(to),
             Move::Castle { king, partner } => Some(castle_king_destination(king, partner)),
             Move::PocketIn { .. } => None,
         }
@@ -70,7 +75,7 @@ mod tests {
 
     #[test]
     fn move_stays_four_bytes() {
-        assert_eq!(std::mem::size_of::<Move>(), 4);
-        assert_eq!(std::mem::size_of::<Option<Move>>(), 4);
+        assert_eq!(size_of::<Move>(), 4);
+        assert_eq!(size_of::<Option<Move>>(), 4);
     }
 }

@@ -36,34 +36,51 @@ pub fn format(pos: &Position<'_>, mv: Move) -> String {
     let v = pos.variant();
     match mv {
         Move::Normal { from, to } | Move::EnPassant { from, to } => format!("{from}{to}"),
-        Move::Promotion { from, to, into } => format!("{from}{to}{}", v.letter(into).to_ascii_lowercase()),
+        Move::Promotion { from, to, into } => {
+            format!("{from}{to}{}", v.letter(into).to_ascii_lowercase())
+        }
         Move::Castle { .. } => {
-            let (from, to) = (mv.from().expect("castling has a from square"), mv.to().expect("and a to square"));
+            let (from, to) = (
+                mv.from().expect("castling has a from square"),
+                mv.to().expect("and a to square"),
+            );
             format!("{from}{to}")
         }
         Move::Drop { kind, to } => format!("{}@{to}", v.letter(kind)),
         Move::PocketIn { from, into } => {
             let own = pos.piece_at(from).map(|p| p.kind);
-            if own == Some(into) { format!("^{from}") } else { format!("^{from}={}", v.letter(into)) }
+            if own == Some(into) {
+                format!("^{from}")
+            } else {
+                format!("^{from}={}", v.letter(into))
+            }
         }
     }
 }
 
 /// Parse a move in the project's notation; it must be legal in `pos`.
 pub fn parse(pos: &Position<'_>, text: &str) -> Result<Move, NotationError> {
-    let err = |reason: &str| NotationError { text: text.to_owned(), reason: reason.to_owned() };
+    let err = |reason: &str| NotationError {
+        text: text.to_owned(),
+        reason: reason.to_owned(),
+    };
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed.len() > 12 || !trimmed.is_ascii() {
-        return Err(err("not a move (expected e.g. e2e4, e7e8q, N@e4, ^e2 or ^e8=C)"));
+        return Err(err(
+            "not a move (expected e.g. e2e4, e7e8q, N@e4, ^e2 or ^e8=C)",
+        ));
     }
     let canonical = canonicalize(pos, trimmed);
-    pos.legal_moves().into_iter().find(|&mv| format(pos, mv) == canonical).ok_or_else(|| {
-        if looks_like_move(trimmed) {
-            err(&format!("not legal in {}", pos.to_fen()))
-        } else {
-            err("not a move (expected e.g. e2e4, e7e8q, N@e4, ^e2 or ^e8=C)")
-        }
-    })
+    pos.legal_moves()
+        .into_iter()
+        .find(|&mv| format(pos, mv) == canonical)
+        .ok_or_else(|| {
+            if looks_like_move(trimmed) {
+                err(&format!("not legal in {}", pos.to_fen()))
+            } else {
+                err("not a move (expected e.g. e2e4, e7e8q, N@e4, ^e2 or ^e8=C)")
+            }
+        })
 }
 
 /// Accept harmless spelling variants: `n@e4` for `N@e4`, `^e2=N` for a
@@ -79,8 +96,18 @@ fn canonicalize(pos: &Position<'_>, text: &str) -> String {
                 .parse()
                 .ok()
                 .and_then(|sq| pos.piece_at(sq))
-                .is_some_and(|p| letter.len() == 1 && pos.variant().piece_by_letter(letter.chars().next().unwrap_or(' ')) == Some(p.kind));
-            return if keeps { format!("^{sq}") } else { format!("^{sq}={}", letter.to_ascii_uppercase()) };
+                .is_some_and(|p| {
+                    letter.len() == 1
+                        && pos
+                            .variant()
+                            .piece_by_letter(letter.chars().next().unwrap_or(' '))
+                            == Some(p.kind)
+                });
+            return if keeps {
+                format!("^{sq}")
+            } else {
+                format!("^{sq}={}", letter.to_ascii_uppercase())
+            };
         }
         return text.to_owned();
     }

@@ -35,6 +35,15 @@ fn perft_with(pos: &Position<'_>, depth: u32, buffers: &mut [MoveList]) -> u64 {
 pub fn perft_divide(pos: &Position<'_>, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .into_iter()
-        .map(|mv| (mv, if depth <= 1 { 1 } else { perft(&pos.after(mv), depth - 1) }))
+        .map(|mv| {
+            (
+                mv,
+                if depth <= 1 {
+                    1
+                } else {
+                    perft(&pos.after(mv), depth - 1)
+                },
+            )
+        })
         .collect()
 }

@@ -11,10 +11,16 @@ pub fn format(pos: &Position<'_>, mv: Move) -> String {
     let v = pos.variant();
     let mut out = match mv {
         Move::Castle { king, partner } => {
-            if partner.file() > king.file() { "O-O".to_owned() } else { "O-O-O".to_owned() }
+            if partner.file() > king.file() {
+                "O-O".to_owned()
+            } else {
+                "O-O-O".to_owned()
+            }
         }
         Move::Drop { .. } | Move::PocketIn { .. } => notation::format(pos, mv),
-        Move::Normal { from, to } | Move::Promotion { from, to, .. } | Move::EnPassant { from, to } => {
+        Move::Normal { from, to }
+        | Move::Promotion { from, to, .. }
+        | Move::EnPassant { from, to } => {
             let piece = pos.piece_at(from).expect("a board move starts on a piece");
             let capture = pos.piece_at(to).is_some() || matches!(mv, Move::EnPassant { .. });
             let mut s = String::new();
@@ -39,7 +45,11 @@ pub fn format(pos: &Position<'_>, mv: Move) -> String {
     };
     let next = pos.after(mv);
     if next.is_check() {
-        out.push(if next.count_legal_moves() == 0 { '#' } else { '+' });
+        out.push(if next.count_legal_moves() == 0 {
+            '#'
+        } else {
+            '+'
+        });
     }
     out
 }
@@ -47,7 +57,9 @@ pub fn format(pos: &Position<'_>, mv: Move) -> String {
 /// File, rank or both, as needed to tell this move from another piece of
 /// the same type going to the same square.
 fn disambiguation(pos: &Position<'_>, mv: Move) -> String {
-    let (Some(from), Some(to)) = (mv.from(), mv.to()) else { return String::new() };
+    let (Some(from), Some(to)) = (mv.from(), mv.to()) else {
+        return String::new();
+    };
     let kind = pos.piece_at(from).map(|p| p.kind);
     let rivals: Vec<_> = pos
         .legal_moves()

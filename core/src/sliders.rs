@@ -77,7 +77,12 @@ impl Tables {
                 }
             }
         }
-        Tables { rook, bishop, attacks, between }
+        Tables {
+            rook,
+            bishop,
+            attacks,
+            between,
+        }
     }
 }
 
@@ -113,7 +118,12 @@ fn relevant_mask(sq: Square, dirs: &[(i8, i8)]) -> u64 {
     mask
 }
 
-fn find_magic(sq: Square, dirs: &[(i8, i8)], attacks: &mut Vec<Bitboard>, rng: &mut SplitMix) -> Magic {
+fn find_magic(
+    sq: Square,
+    dirs: &[(i8, i8)],
+    attacks: &mut Vec<Bitboard>,
+    rng: &mut SplitMix,
+) -> Magic {
     let mask = relevant_mask(sq, dirs);
     let bits = mask.count_ones();
     let size = 1usize << bits;
@@ -150,7 +160,12 @@ fn find_magic(sq: Square, dirs: &[(i8, i8)], attacks: &mut Vec<Bitboard>, rng: &
         if ok {
             let offset = attacks.len() as u32;
             attacks.extend(table.iter().map(|e| e.unwrap_or_default()));
-            return Magic { mask, factor, shift, offset };
+            return Magic {
+                mask,
+                factor,
+                shift,
+                offset,
+            };
         }
     }
 }

@@ -42,7 +42,7 @@
 //!
 //! [`fit`] uses the observed Fisher information: the covariance is the
 //! inverse of the negated Hessian of the log-posterior at the optimum
-//! (Cholesky, [`super::linalg`]), transformed to the anchored ratings, and
+//! (a small hand-written Cholesky solver), transformed to the anchored ratings, and
 //! intervals are `r ± z·se` (the anchor player, if any, has a zero-width
 //! interval). [`bootstrap`] is the parametric-bootstrap alternative: it
 //! replays the same schedule from the fitted model, refits, and reports
@@ -357,7 +357,9 @@ pub fn bootstrap(
     seed: u64,
 ) -> Result<BootstrapFit, FitError> {
     if replicates == 0 {
-        return Err(FitError::InvalidOption("bootstrap needs at least one replicate"));
+        return Err(FitError::InvalidOption(
+            "bootstrap needs at least one replicate",
+        ));
     }
     let fitted = fit(players, records, options)?;
     let schedule: Vec<(usize, usize, u64, [f64; 3])> = records
@@ -485,13 +487,17 @@ impl Problem {
             return Err(FitError::NoPlayers);
         }
         if !(options.virtual_games.is_finite() && options.virtual_games >= 0.0) {
-            return Err(FitError::InvalidOption("virtual_games must be finite and >= 0"));
+            return Err(FitError::InvalidOption(
+                "virtual_games must be finite and >= 0",
+            ));
         }
         if options.max_iterations == 0 {
             return Err(FitError::InvalidOption("max_iterations must be positive"));
         }
         if !(options.tolerance.is_finite() && options.tolerance > 0.0) {
-            return Err(FitError::InvalidOption("tolerance must be finite and positive"));
+            return Err(FitError::InvalidOption(
+                "tolerance must be finite and positive",
+            ));
         }
         if let Anchor::Player(k) = options.anchor
             && k >= n
@@ -582,9 +588,9 @@ impl Problem {
             let lb = Self::lambda(theta, cell.black);
             let p = probabilities(lw, lb, h, tau);
             let total: f64 = cell.counts.iter().sum();
-            for k in 0..3 {
-                if cell.counts[k] > 0.0 {
-                    value += cell.counts[k] * p[k].ln();
+            for (&n, &pk) in cell.counts.iter().zip(&p) {
+                if n > 0.0 {
+                    value += n * pk.ln();
                 }
             }
             if !derivatives {
@@ -689,7 +695,9 @@ impl Problem {
             }
         }
         let z = options.level.z();
-        let std_errors: Vec<f64> = (0..n).map(|i| covariance[i * n + i].max(0.0).sqrt()).collect();
+        let std_errors: Vec<f64> = (0..n)
+            .map(|i| covariance[i * n + i].max(0.0).sqrt())
+            .collect();
         let intervals = ratings
             .iter()
             .zip(&std_errors)
@@ -791,8 +799,20 @@ mod tests {
         // h = 0, and ν = p_D/sqrt(p0·p1) = D/sqrt(W0·W1) = 2/sqrt(300).
         // Each colour cell is then matched exactly (15/1/5 and 5/1/15).
         let records = [
-            PairRecord { white: 1, black: 0, white_wins: 15, draws: 1, black_wins: 5 },
-            PairRecord { white: 0, black: 1, white_wins: 5, draws: 1, black_wins: 15 },
+            PairRecord {
+                white: 1,
+                black: 0,
+                white_wins: 15,
+                draws: 1,
+                black_wins: 5,
+            },
+            PairRecord {
+                white: 0,
+                black: 1,
+                white_wins: 5,
+                draws: 1,
+                black_wins: 15,
+            },
         ];
         let options = FitOptions {
             virtual_games: 0.0,
@@ -800,11 +820,19 @@ mod tests {
             ..FitOptions::default()
         };
         let fit = fit(2, &records, &options).unwrap();
-        assert!((fit.ratings[1] - 400.0 * 3f64.log10()).abs() < 1e-6, "{:?}", fit.ratings);
+        assert!(
+            (fit.ratings[1] - 400.0 * 3f64.log10()).abs() < 1e-6,
+            "{:?}",
+            fit.ratings
+        );
         assert_eq!(fit.ratings[0], 0.0);
         assert_eq!(fit.std_errors[0], 0.0);
         assert!(fit.white_advantage.abs() < 1e-6);
-        assert!((fit.draw_nu - 2.0 / 300f64.sqrt()).abs() < 1e-6, "{}", fit.draw_nu);
+        assert!(
+            (fit.draw_nu - 2.0 / 300f64.sqrt()).abs() < 1e-6,
+            "{}",
+            fit.draw_nu
+        );
         assert!((fit.score_elo(1, 0).unwrap() - score_to_elo(31.0 / 42.0).unwrap()).abs() < 1e-6);
     }
 
@@ -814,7 +842,11 @@ mod tests {
         let records = simulate(&TRUTH, 35.0, 0.8, 150, &mut rng);
         let fit = fit(TRUTH.len(), &records, &FitOptions::default()).unwrap();
         for (i, t) in TRUTH.iter().enumerate() {
-            assert!(fit.intervals[i].contains(*t), "player {i}: {:?} vs {t}", fit.intervals[i]);
+            assert!(
+                fit.intervals[i].contains(*t),
+                "player {i}: {:?} vs {t}",
+                fit.intervals[i]
+            );
             assert!(fit.std_errors[i] > 1.0 && fit.std_errors[i] < 30.0);
         }
         assert!(fit.ratings.iter().sum::<f64>().abs() < 1e-6);
@@ -824,7 +856,10 @@ mod tests {
         let anchored = super::fit(
             TRUTH.len(),
             &records,
-            &FitOptions { anchor: Anchor::Player(2), ..FitOptions::default() },
+            &FitOptions {
+                anchor: Anchor::Player(2),
+                ..FitOptions::default()
+            },
         )
         .unwrap();
         assert_eq!(anchored.ratings[2], 0.0);
@@ -854,10 +889,8 @@ mod tests {
             diff_covered += u32::from(d.interval.contains(TRUTH[4] - TRUTH[0]));
         }
         let rate = f64::from(covered) / f64::from(total);
-        eprintln!("DBG rating coverage {rate}");
         assert!((0.90..=0.985).contains(&rate), "rating coverage {rate}");
         let rate = f64::from(diff_covered) / f64::from(diff_total);
-        eprintln!("DBG diff coverage {rate}");
         assert!((0.88..=0.99).contains(&rate), "difference coverage {rate}");
     }
 
@@ -866,47 +899,115 @@ mod tests {
         // Player 0 wins every game against both others.
         let mut records = Vec::new();
         for opp in [1, 2] {
-            records.push(PairRecord { white: 0, black: opp, white_wins: 20, ..Default::default() });
-            records.push(PairRecord { white: opp, black: 0, black_wins: 20, ..Default::default() });
+            records.push(PairRecord {
+                white: 0,
+                black: opp,
+                white_wins: 20,
+                ..Default::default()
+            });
+            records.push(PairRecord {
+                white: opp,
+                black: 0,
+                black_wins: 20,
+                ..Default::default()
+            });
         }
-        records.push(PairRecord { white: 1, black: 2, white_wins: 5, draws: 10, black_wins: 5 });
-        records.push(PairRecord { white: 2, black: 1, white_wins: 5, draws: 10, black_wins: 5 });
+        records.push(PairRecord {
+            white: 1,
+            black: 2,
+            white_wins: 5,
+            draws: 10,
+            black_wins: 5,
+        });
+        records.push(PairRecord {
+            white: 2,
+            black: 1,
+            white_wins: 5,
+            draws: 10,
+            black_wins: 5,
+        });
         let fit = fit(3, &records, &FitOptions::default()).unwrap();
         assert!(fit.ratings.iter().all(|r| r.is_finite()));
         assert!(fit.std_errors.iter().all(|s| s.is_finite()));
         assert!(fit.ratings[0] > fit.ratings[1] + 300.0, "{:?}", fit.ratings);
         assert!(fit.ratings[0] < 3000.0);
         // Without the prior the MLE does not exist.
-        let plain = FitOptions { virtual_games: 0.0, ..FitOptions::default() };
+        let plain = FitOptions {
+            virtual_games: 0.0,
+            ..FitOptions::default()
+        };
         assert!(super::fit(3, &records, &plain).is_err());
     }
 
     #[test]
     fn rejects_bad_input() {
-        let rec = PairRecord { white: 0, black: 1, white_wins: 1, ..Default::default() };
+        let rec = PairRecord {
+            white: 0,
+            black: 1,
+            white_wins: 1,
+            ..Default::default()
+        };
         let o = FitOptions::default();
         assert_eq!(fit(0, &[rec], &o), Err(FitError::NoPlayers));
         assert_eq!(fit(2, &[], &o), Err(FitError::NoGames));
         assert_eq!(
             fit(1, &[rec], &o),
-            Err(FitError::PlayerOutOfRange { index: 1, players: 1 })
+            Err(FitError::PlayerOutOfRange {
+                index: 1,
+                players: 1
+            })
         );
         assert_eq!(fit(3, &[rec], &o), Err(FitError::Disconnected));
-        let bad = FitOptions { virtual_games: f64::NAN, ..o };
-        assert!(matches!(fit(2, &[rec], &bad), Err(FitError::InvalidOption(_))));
-        let bad = FitOptions { anchor: Anchor::Player(5), ..o };
-        assert!(matches!(fit(2, &[rec], &bad), Err(FitError::PlayerOutOfRange { .. })));
-        assert!(matches!(bootstrap(2, &[rec], &o, 0, 1), Err(FitError::InvalidOption(_))));
+        let bad = FitOptions {
+            virtual_games: f64::NAN,
+            ..o
+        };
+        assert!(matches!(
+            fit(2, &[rec], &bad),
+            Err(FitError::InvalidOption(_))
+        ));
+        let bad = FitOptions {
+            anchor: Anchor::Player(5),
+            ..o
+        };
+        assert!(matches!(
+            fit(2, &[rec], &bad),
+            Err(FitError::PlayerOutOfRange { .. })
+        ));
+        assert!(matches!(
+            bootstrap(2, &[rec], &o, 0, 1),
+            Err(FitError::InvalidOption(_))
+        ));
     }
 
     #[test]
     fn games_and_records_agree_and_predictions_are_consistent() {
         let games = [
-            Game { white: 0, black: 1, result: GameResult::WhiteWin },
-            Game { white: 0, black: 1, result: GameResult::Draw },
-            Game { white: 1, black: 0, result: GameResult::BlackWin },
-            Game { white: 1, black: 0, result: GameResult::Draw },
-            Game { white: 1, black: 0, result: GameResult::WhiteWin },
+            Game {
+                white: 0,
+                black: 1,
+                result: GameResult::WhiteWin,
+            },
+            Game {
+                white: 0,
+                black: 1,
+                result: GameResult::Draw,
+            },
+            Game {
+                white: 1,
+                black: 0,
+                result: GameResult::BlackWin,
+            },
+            Game {
+                white: 1,
+                black: 0,
+                result: GameResult::Draw,
+            },
+            Game {
+                white: 1,
+                black: 0,
+                result: GameResult::WhiteWin,
+            },
         ];
         let recs = aggregate(&games);
         assert_eq!(recs.len(), 2);
@@ -936,11 +1037,13 @@ mod tests {
         assert_eq!(boot.failed, 0);
         for i in 0..3 {
             let ratio = boot.std_errors[i] / boot.fit.std_errors[i];
-            eprintln!("DBG boot ratio {ratio}");
             assert!((0.8..1.25).contains(&ratio), "player {i}: ratio {ratio}");
             assert!(boot.intervals[i].contains(boot.fit.ratings[i]));
         }
         assert_eq!(bootstrap(3, &records, &o, 150, 99).unwrap(), boot);
-        assert_ne!(bootstrap(3, &records, &o, 150, 100).unwrap().std_errors, boot.std_errors);
+        assert_ne!(
+            bootstrap(3, &records, &o, 150, 100).unwrap().std_errors,
+            boot.std_errors
+        );
     }
 }

@@ -27,8 +27,8 @@
 //! # Multiple comparisons
 //!
 //! Balancing a class of pieces means comparing many pairs, and with twenty
-//! comparisons at α = 5% one is "equivalent" by luck. [`EquivalenceTest::
-//! evaluate_family`] applies the Holm–Bonferroni step-down procedure
+//! comparisons at α = 5% one is "equivalent" by luck.
+//! [`EquivalenceTest::evaluate_family`] applies the Holm–Bonferroni step-down procedure
 //! ([`holm_bonferroni`]), separately to the family of equivalence claims and
 //! to the family of difference claims, so each kind of claim has its
 //! family-wise error rate controlled at α under any dependence between the
@@ -402,7 +402,11 @@ mod tests {
         // Δ = 5 ± 8, m = 25: one-sided p-values P(Z > 30/8) = 8.8e-5 and
         // P(Z > 20/8 = 2.5) = 0.00621 ⇒ TOST p = 0.00621 < 0.05 ⇒ equivalent.
         // Two-sided p for Δ = 0: 2·P(Z > 0.625) = 0.532.
-        let e = DifferenceEstimate { elo: 5.0, std_error: 8.0, pairs: 500 };
+        let e = DifferenceEstimate {
+            elo: 5.0,
+            std_error: 8.0,
+            pairs: 500,
+        };
         let out = elo_test(25.0).evaluate(&e).unwrap();
         assert_eq!(out.verdict, Verdict::Equivalent);
         assert!((out.tost_p_value - 0.006_209_7).abs() < 1e-6);
@@ -414,7 +418,11 @@ mod tests {
     #[test]
     fn known_answer_different_and_inconclusive() {
         // Δ = -40 ± 10: z = 4 ⇒ the second piece is stronger by 40 ± 19.6.
-        let e = DifferenceEstimate { elo: -40.0, std_error: 10.0, pairs: 400 };
+        let e = DifferenceEstimate {
+            elo: -40.0,
+            std_error: 10.0,
+            pairs: 400,
+        };
         match elo_test(25.0).evaluate(&e).unwrap().verdict {
             Verdict::Different { stronger, by } => {
                 assert_eq!(stronger, Side::Second);
@@ -426,18 +434,30 @@ mod tests {
         // Δ = 0 ± 20 over 100 pairs: per-pair variance 40 000. Equivalence
         // with 80% power needs 40000·(1.64485 + 0.84162)²/25² = 395.8 ⇒ 396
         // pairs, 296 more (showing Δ ≠ 0 is impossible at Δ = 0).
-        let e = DifferenceEstimate { elo: 0.0, std_error: 20.0, pairs: 100 };
+        let e = DifferenceEstimate {
+            elo: 0.0,
+            std_error: 20.0,
+            pairs: 100,
+        };
         assert_eq!(
             elo_test(25.0).evaluate(&e).unwrap().verdict,
-            Verdict::Inconclusive { more_pairs_needed: 296 }
+            Verdict::Inconclusive {
+                more_pairs_needed: 296
+            }
         );
         // Δ = 10 ± 20 over 100 pairs: equivalence needs
         // 40000·6.1826/15² = 1099.1, difference needs
         // 40000·(1.95996 + 0.84162)²/10² = 3137.8 ⇒ 1100 - 100 = 1000 more.
-        let e = DifferenceEstimate { elo: 10.0, std_error: 20.0, pairs: 100 };
+        let e = DifferenceEstimate {
+            elo: 10.0,
+            std_error: 20.0,
+            pairs: 100,
+        };
         assert_eq!(
             elo_test(25.0).evaluate(&e).unwrap().verdict,
-            Verdict::Inconclusive { more_pairs_needed: 1000 }
+            Verdict::Inconclusive {
+                more_pairs_needed: 1000
+            }
         );
     }
 
@@ -445,7 +465,10 @@ mod tests {
     fn holm_known_answers() {
         // α/3 = 0.0167, α/2 = 0.025, α = 0.05: all three rejected (plain
         // Bonferroni would reject only the first).
-        assert_eq!(holm_bonferroni(&[0.01, 0.02, 0.04], 0.05).unwrap(), [true, true, true]);
+        assert_eq!(
+            holm_bonferroni(&[0.01, 0.02, 0.04], 0.05).unwrap(),
+            [true, true, true]
+        );
         // Sorted 0.005 ≤ 0.0125 ✓, 0.01 ≤ 0.0167 ✓, 0.03 > 0.025 ✗ ⇒ stop.
         assert_eq!(
             holm_bonferroni(&[0.01, 0.04, 0.03, 0.005], 0.05).unwrap(),
@@ -460,12 +483,19 @@ mod tests {
     fn family_correction_withholds_marginal_claims() {
         // Δ = 0 ± 13, m = 25: TOST p = P(Z > 1.923) = 0.0272 < 0.05 alone,
         // but three such comparisons need 0.0272 ≤ 0.05/3: none passes.
-        let e = DifferenceEstimate { elo: 0.0, std_error: 13.0, pairs: 300 };
+        let e = DifferenceEstimate {
+            elo: 0.0,
+            std_error: 13.0,
+            pairs: 300,
+        };
         let t = elo_test(25.0);
         assert_eq!(t.evaluate(&e).unwrap().verdict, Verdict::Equivalent);
         let family = t.evaluate_family(&[e, e, e]).unwrap();
         for out in family {
-            assert!(matches!(out.verdict, Verdict::Inconclusive { .. }), "{out:?}");
+            assert!(
+                matches!(out.verdict, Verdict::Inconclusive { .. }),
+                "{out:?}"
+            );
             assert!((out.tost_p_value - 0.027_24).abs() < 1e-4);
         }
     }
@@ -477,7 +507,13 @@ mod tests {
         assert!(EquivalenceTest::new(Margin::Elo(20.0), 0.5).is_err());
         assert!(elo_test(20.0).with_power(1.0).is_err());
         let t = elo_test(20.0);
-        let bad = |elo, std_error, pairs| t.evaluate(&DifferenceEstimate { elo, std_error, pairs });
+        let bad = |elo, std_error, pairs| {
+            t.evaluate(&DifferenceEstimate {
+                elo,
+                std_error,
+                pairs,
+            })
+        };
         assert!(bad(f64::INFINITY, 1.0, 10).is_err());
         assert!(bad(1.0, -1.0, 10).is_err());
         assert!(bad(1.0, 1.0, 0).is_err());
@@ -493,7 +529,10 @@ mod tests {
         for seed in 0..60 {
             let e = simulated(30.0, 4000, seed);
             match t.evaluate(&e).unwrap().verdict {
-                Verdict::Different { stronger: Side::First, by } => {
+                Verdict::Different {
+                    stronger: Side::First,
+                    by,
+                } => {
                     assert!(by.interval.contains(30.0) || (by.elo - 30.0).abs() < 15.0);
                 }
                 v => panic!("seed {seed}: expected Different, got {v:?} from {e:?}"),
@@ -513,7 +552,6 @@ mod tests {
                 v => panic!("seed {seed}: {v:?}"),
             }
         }
-        eprintln!("DBG eq {equivalent}");
         assert!(equivalent >= 57, "only {equivalent}/60 equivalent");
     }
 
@@ -534,11 +572,13 @@ mod tests {
                 Verdict::Different { .. } => different += 1,
             }
         }
-        eprintln!("DBG tiny {different} {needed:?}");
         assert!(different <= 8, "{different}/40 false differences");
         needed.sort_unstable();
         let median = needed[needed.len() / 2];
-        assert!((150..=2000).contains(&median), "median total pairs {median}");
+        assert!(
+            (150..=2000).contains(&median),
+            "median total pairs {median}"
+        );
         assert!(needed.iter().all(|&n| n > 30 && n < 1_000_000));
     }
 
@@ -556,8 +596,10 @@ mod tests {
             }
         }
         let rate = f64::from(different) / f64::from(runs);
-        eprintln!("DBG false diff {rate}");
-        assert!((0.02..=0.09).contains(&rate), "false difference rate {rate}");
+        assert!(
+            (0.02..=0.09).contains(&rate),
+            "false difference rate {rate}"
+        );
     }
 
     #[test]
@@ -574,7 +616,9 @@ mod tests {
             }
         }
         let rate = f64::from(equivalent) / f64::from(runs);
-        eprintln!("DBG false eq {rate}");
-        assert!((0.015..=0.09).contains(&rate), "false equivalence rate {rate}");
+        assert!(
+            (0.015..=0.09).contains(&rate),
+            "false equivalence rate {rate}"
+        );
     }
 }

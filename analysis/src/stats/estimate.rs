@@ -188,8 +188,7 @@ pub(crate) fn summarize_discrete(
     let elo_interval = score_interval.map(to_elo);
     let los = los_from_t(mean - 0.5, se);
     let sigma_game = (variance * games_per_sample as f64).sqrt();
-    let normalized_elo =
-        (sigma_game > 0.0).then(|| (mean - 0.5) / sigma_game * NELO_PER_T);
+    let normalized_elo = (sigma_game > 0.0).then(|| (mean - 0.5) / sigma_game * NELO_PER_T);
     Ok(ScoreSummary {
         samples,
         games,

@@ -33,7 +33,8 @@ impl Cholesky {
                 if i == j {
                     // Relative pivot threshold: a pivot this small means the
                     // matrix is singular to working precision.
-                    if !(sum > 1e-13 * scale) || !sum.is_finite() {
+                    let usable = sum.is_finite() && sum > 1e-13 * scale;
+                    if !usable {
                         return Err(NotPositiveDefinite);
                     }
                     l[i * m + i] = sum.sqrt();

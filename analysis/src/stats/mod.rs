@@ -1,4 +1,33 @@
-//! placeholder
+//! Pure statistics for piece-balance experiments: no I/O, no data frames.
+//!
+//! # Choices, and why
+//!
+//! * **Elo scale** ([`elo`]): logistic Elo, 400 points per factor of 10 in
+//!   odds — the scale of cutechess, fastchess, Ordo and fishtest — so results
+//!   read like engine-testing results. Pawn units come from a
+//!   [`PawnCalibration`] (Muller's ~15% score per pawn by default, or measured
+//!   from a pawn-odds match with its interval carried along).
+//! * **Score models** ([`trinomial`], [`pentanomial`]): a multinomial over
+//!   the per-sample score with a normal-approximation interval. Self-play
+//!   uses colour-swapped pairs on the same opening, so the *pair* is the
+//!   independent unit (pentanomial); treating the games of a pair as
+//!   independent (trinomial) mis-states the error when openings favour a
+//!   colour. The score interval's ends are mapped to Elo rather than using a
+//!   symmetric Elo interval, so it respects the logistic curve; the
+//!   delta-method Elo standard error is also given for tests that need one.
+//! * **Ratings for many pieces** ([`bradley_terry`]): Davidson's draw model
+//!   with a white-advantage term, fitted by Newton's method on a concave
+//!   log-likelihood, with BayesElo-style virtual games as a weak prior so
+//!   perfect scores stay finite. Intervals from the observed Fisher
+//!   information (a small Cholesky solver), or a seeded parametric bootstrap.
+//! * **Balance verdicts** ([`equivalence`]): "not significantly different"
+//!   is not evidence of balance, so equivalence is tested with TOST against a
+//!   margin (default a quarter pawn), with Holm–Bonferroni across the
+//!   comparisons of a class and a sample-size estimate when inconclusive.
+//!
+//! The self-play runner's stopping rule (the SPRT) lives in
+//! `pocketlab_selfplay::sprt`, which cannot depend on this crate.
+
 pub mod bradley_terry;
 pub mod elo;
 pub mod equivalence;
@@ -9,3 +38,19 @@ pub mod trinomial;
 
 #[cfg(test)]
 mod sim;
+
+pub use bradley_terry::{
+    Anchor, BootstrapFit, FitError, FitOptions, Game, GameResult, PairRecord, RatingDifference,
+    RatingFit, bootstrap, fit, fit_games,
+};
+pub use elo::{
+    CalibrationEstimate, EloError, PawnCalibration, calibrate_from_pawn_odds, elo_to_score,
+    score_to_elo,
+};
+pub use equivalence::{
+    DifferenceEstimate, EloEstimate, EquivalenceError, EquivalenceOutcome, EquivalenceTest, Margin,
+    Side, Verdict, holm_bonferroni,
+};
+pub use estimate::{ConfidenceLevel, Interval, InvalidLevel, SampleError, ScoreSummary};
+pub use pentanomial::{InvalidPairScore, Pentanomial};
+pub use trinomial::{Outcome, Trinomial};

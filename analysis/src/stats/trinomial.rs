@@ -147,17 +147,23 @@ mod tests {
 
     #[test]
     fn symmetric_and_degenerate_cases() {
-        let even = Trinomial::new(10, 5, 10).summary(ConfidenceLevel::NINETY_FIVE).unwrap();
+        let even = Trinomial::new(10, 5, 10)
+            .summary(ConfidenceLevel::NINETY_FIVE)
+            .unwrap();
         assert_eq!(even.elo, 0.0);
         assert_eq!(even.los, 0.5);
         assert!((even.elo_interval.lower + even.elo_interval.upper).abs() < 1e-9);
 
-        let draws = Trinomial::new(0, 7, 0).summary(ConfidenceLevel::NINETY_FIVE).unwrap();
+        let draws = Trinomial::new(0, 7, 0)
+            .summary(ConfidenceLevel::NINETY_FIVE)
+            .unwrap();
         assert_eq!(draws.score_std_error, 0.0);
         assert_eq!(draws.normalized_elo, None);
         assert_eq!(draws.los, 0.5);
 
-        let perfect = Trinomial::new(5, 0, 0).summary(ConfidenceLevel::NINETY_FIVE).unwrap();
+        let perfect = Trinomial::new(5, 0, 0)
+            .summary(ConfidenceLevel::NINETY_FIVE)
+            .unwrap();
         assert_eq!(perfect.elo, f64::INFINITY);
         assert_eq!(perfect.elo_std_error, 0.0);
 
@@ -170,7 +176,8 @@ mod tests {
 
     #[test]
     fn swapped_mirrors_elo() {
-        let t = Trinomial::from_outcomes([Outcome::Win, Outcome::Win, Outcome::Draw, Outcome::Loss]);
+        let t =
+            Trinomial::from_outcomes([Outcome::Win, Outcome::Win, Outcome::Draw, Outcome::Loss]);
         assert_eq!(t, Trinomial::new(2, 1, 1));
         let a = t.summary(ConfidenceLevel::NINETY_FIVE).unwrap();
         let b = t.swapped().summary(ConfidenceLevel::NINETY_FIVE).unwrap();

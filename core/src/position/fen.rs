@@ -24,8 +24,14 @@ pub enum FenError {
     SideToMove(String),
     Castling(String),
     EnPassant(String),
-    Counter { field: &'static str, value: String },
-    RoyalCount { color: Color, count: u32 },
+    Counter {
+        field: &'static str,
+        value: String,
+    },
+    RoyalCount {
+        color: Color,
+        count: u32,
+    },
     /// The side not to move is in check: the position cannot arise.
     OpponentInCheck,
 }
@@ -38,14 +44,21 @@ impl fmt::Display for FenError {
                 "FEN has {n} fields; expected placement, side to move and optionally castling, en passant, halfmove and fullmove"
             ),
             FenError::Placement(why) => write!(f, "FEN placement: {why}"),
-            FenError::UnknownPiece(c) => write!(f, "FEN: '{c}' is not a piece letter of this variant"),
+            FenError::UnknownPiece(c) => {
+                write!(f, "FEN: '{c}' is not a piece letter of this variant")
+            }
             FenError::Pocket(why) => write!(f, "FEN pocket: {why}"),
             FenError::SideToMove(s) => write!(f, "FEN side to move: '{s}' is not 'w' or 'b'"),
             FenError::Castling(why) => write!(f, "FEN castling: {why}"),
             FenError::EnPassant(why) => write!(f, "FEN en passant: {why}"),
-            FenError::Counter { field, value } => write!(f, "FEN {field}: '{value}' is not a valid number"),
+            FenError::Counter { field, value } => {
+                write!(f, "FEN {field}: '{value}' is not a valid number")
+            }
             FenError::RoyalCount { color, count } => {
-                write!(f, "FEN: {color} has {count} royal pieces; exactly one is required")
+                write!(
+                    f,
+                    "FEN: {color} has {count} royal pieces; exactly one is required"
+                )
             }
             FenError::OpponentInCheck => write!(f, "FEN: the side not to move is in check"),
         }
@@ -66,7 +79,9 @@ impl<'v> Position<'v> {
         let (placement, pocket) = match fields[0].find('[') {
             Some(i) => {
                 let rest = &fields[0][i + 1..];
-                let inner = rest.strip_suffix(']').ok_or_else(|| FenError::Pocket("missing closing ']'".into()))?;
+                let inner = rest
+                    .strip_suffix(']')
+                    .ok_or_else(|| FenError::Pocket("missing closing ']'".into()))?;
                 (&fields[0][..i], Some(inner))
             }
             None => (fields[0], None),
@@ -89,10 +104,15 @@ impl<'v> Position<'v> {
         }
         parse_castling(&mut pos, fields.get(2).copied().unwrap_or("-"))?;
         parse_en_passant(&mut pos, fields.get(3).copied().unwrap_or("-"))?;
-        pos.halfmove_clock = parse_counter("halfmove clock", fields.get(4).copied().unwrap_or("0"))?;
-        pos.fullmove_number = parse_counter("fullmove number", fields.get(5).copied().unwrap_or("1"))?;
+        pos.halfmove_clock =
+            parse_counter("halfmove clock", fields.get(4).copied().unwrap_or("0"))?;
+        pos.fullmove_number =
+            parse_counter("fullmove number", fields.get(5).copied().unwrap_or("1"))?;
         if pos.fullmove_number == 0 {
-            return Err(FenError::Counter { field: "fullmove number", value: "0".into() });
+            return Err(FenError::Counter {
+                field: "fullmove number",
+                value: "0".into(),
+            });
         }
         pos.hash = pos.compute_hash();
         let them = !pos.side_to_move;
@@ -145,9 +165,12 @@ impl<'v> Position<'v> {
         if rights.0 == 0 {
             out.push('-');
         }
-        for (color, kingside, c) in
-            [(Color::White, true, 'K'), (Color::White, false, 'Q'), (Color::Black, true, 'k'), (Color::Black, false, 'q')]
-        {
+        for (color, kingside, c) in [
+            (Color::White, true, 'K'),
+            (Color::White, false, 'Q'),
+            (Color::Black, true, 'k'),
+            (Color::Black, false, 'q'),
+        ] {
             if rights.has(color, kingside) {
                 out.push(c);
             }
@@ -157,7 +180,8 @@ impl<'v> Position<'v> {
             None => write!(out, " -"),
         }
         .expect("writing to a String");
-        write!(out, " {} {}", self.halfmove_clock, self.fullmove_number).expect("writing to a String");
+        write!(out, " {} {}", self.halfmove_clock, self.fullmove_number)
+            .expect("writing to a String");
         out
     }
 }
@@ -165,7 +189,10 @@ impl<'v> Position<'v> {
 fn parse_placement(pos: &mut Position<'_>, placement: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 8 {
-        return Err(FenError::Placement(format!("{} ranks; expected 8 separated by '/'", ranks.len())));
+        return Err(FenError::Placement(format!(
+            "{} ranks; expected 8 separated by '/'",
+            ranks.len()
+        )));
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
@@ -173,31 +200,49 @@ fn parse_placement(pos: &mut Position<'_>, placement: &str) -> Result<(), FenErr
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if d == 0 {
-                    return Err(FenError::Placement(format!("rank {}: '0' is not a run of empty squares", rank + 1)));
+                    return Err(FenError::Placement(format!(
+                        "rank {}: '0' is not a run of empty squares",
+                        rank + 1
+                    )));
                 }
                 file = file.saturating_add(d as u8);
             } else {
                 let piece = piece_from_char(pos.variant, c)?;
                 if file >= 8 {
-                    return Err(FenError::Placement(format!("rank {} has more than 8 squares", rank + 1)));
+                    return Err(FenError::Placement(format!(
+                        "rank {} has more than 8 squares",
+                        rank + 1
+                    )));
                 }
                 pos.put_piece(Square::from_coords(file, rank), piece);
                 file += 1;
             }
             if file > 8 {
-                return Err(FenError::Placement(format!("rank {} has more than 8 squares", rank + 1)));
+                return Err(FenError::Placement(format!(
+                    "rank {} has more than 8 squares",
+                    rank + 1
+                )));
             }
         }
         if file != 8 {
-            return Err(FenError::Placement(format!("rank {} has {file} squares; expected 8", rank + 1)));
+            return Err(FenError::Placement(format!(
+                "rank {} has {file} squares; expected 8",
+                rank + 1
+            )));
         }
     }
     Ok(())
 }
 
 fn piece_from_char(variant: &Variant, c: char) -> Result<Piece, FenError> {
-    let kind = variant.piece_by_letter(c).ok_or(FenError::UnknownPiece(c))?;
-    let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+    let kind = variant
+        .piece_by_letter(c)
+        .ok_or(FenError::UnknownPiece(c))?;
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
     Ok(Piece { color, kind })
 }
 
@@ -206,15 +251,23 @@ fn parse_pocket(pos: &mut Position<'_>, text: &str) -> Result<(), FenError> {
         return Ok(());
     }
     let Some(rules) = pos.variant.rules.pocket.clone() else {
-        return Err(FenError::Pocket(format!("'{text}' given, but variant '{}' has no pocket", pos.variant.name)));
+        return Err(FenError::Pocket(format!(
+            "'{text}' given, but variant '{}' has no pocket",
+            pos.variant.name
+        )));
     };
     for c in text.chars() {
         let piece = piece_from_char(pos.variant, c)?;
         if piece.kind == pos.variant.royal {
-            return Err(FenError::Pocket(format!("the royal piece '{c}' cannot be in a pocket")));
+            return Err(FenError::Pocket(format!(
+                "the royal piece '{c}' cannot be in a pocket"
+            )));
         }
         if pos.pocket_size(piece.color) >= rules.size {
-            return Err(FenError::Pocket(format!("{} holds more than {} pieces", piece.color, rules.size)));
+            return Err(FenError::Pocket(format!(
+                "{} holds more than {} pieces",
+                piece.color, rules.size
+            )));
         }
         pos.add_to_pocket(piece.color, piece.kind);
     }
@@ -226,7 +279,10 @@ fn parse_castling(pos: &mut Position<'_>, text: &str) -> Result<(), FenError> {
         return Ok(());
     }
     let Some(rules) = pos.variant.rules.castling else {
-        return Err(FenError::Castling(format!("'{text}' given, but variant '{}' has no castling", pos.variant.name)));
+        return Err(FenError::Castling(format!(
+            "'{text}' given, but variant '{}' has no castling",
+            pos.variant.name
+        )));
     };
     let mut rights = 0u8;
     for c in text.chars() {
@@ -235,7 +291,11 @@ fn parse_castling(pos: &mut Position<'_>, text: &str) -> Result<(), FenError> {
             'Q' => (Color::White, false),
             'k' => (Color::Black, true),
             'q' => (Color::Black, false),
-            _ => return Err(FenError::Castling(format!("'{c}' is not one of K, Q, k, q"))),
+            _ => {
+                return Err(FenError::Castling(format!(
+                    "'{c}' is not one of K, Q, k, q"
+                )));
+            }
         };
         let bit = CastlingRights::bit(color, kingside);
         if rights & bit != 0 {
@@ -243,10 +303,22 @@ fn parse_castling(pos: &mut Position<'_>, text: &str) -> Result<(), FenError> {
         }
         let back = color.relative_rank(0);
         let king_sq = Square::from_coords(rules.king_file, back);
-        let partner_sq =
-            Square::from_coords(if kingside { rules.kingside_file } else { rules.queenside_file }, back);
-        let king_ok = pos.piece_at(king_sq) == Some(Piece { color, kind: pos.variant.royal });
-        let partner_ok = pos.piece_at(partner_sq).is_some_and(|p| p.color == color && p.kind != pos.variant.royal);
+        let partner_sq = Square::from_coords(
+            if kingside {
+                rules.kingside_file
+            } else {
+                rules.queenside_file
+            },
+            back,
+        );
+        let king_ok = pos.piece_at(king_sq)
+            == Some(Piece {
+                color,
+                kind: pos.variant.royal,
+            });
+        let partner_ok = pos
+            .piece_at(partner_sq)
+            .is_some_and(|p| p.color == color && p.kind != pos.variant.royal);
         if !king_ok || !partner_ok {
             return Err(FenError::Castling(format!(
                 "'{c}' needs the {color} king on {king_sq} and a {color} piece on {partner_sq}"
@@ -262,17 +334,26 @@ fn parse_en_passant(pos: &mut Position<'_>, text: &str) -> Result<(), FenError> 
     if text == "-" {
         return Ok(());
     }
-    let sq: Square = text.parse().map_err(|e: crate::types::ParseSquareError| FenError::EnPassant(e.to_string()))?;
+    let sq: Square = text
+        .parse()
+        .map_err(|e: crate::types::ParseSquareError| FenError::EnPassant(e.to_string()))?;
     if !pos.variant.rules.en_passant {
-        return Err(FenError::EnPassant(format!("'{text}' given, but variant '{}' has no en passant", pos.variant.name)));
+        return Err(FenError::EnPassant(format!(
+            "'{text}' given, but variant '{}' has no en passant",
+            pos.variant.name
+        )));
     }
     let us = pos.side_to_move;
     let them = !us;
     // The square a pawn of `them` skipped: it sits one rank behind it.
-    let ok = sq.offset(0, -us.forward()).and_then(|pawn_sq| pos.piece_at(pawn_sq)).is_some_and(|p| {
-        p.color == them && pos.variant.is_pawn(p.kind)
-    }) && pos.piece_at(sq).is_none()
-        && sq.offset(0, -them.forward()).is_some_and(|origin| pos.piece_at(origin).is_none());
+    let ok = sq
+        .offset(0, -us.forward())
+        .and_then(|pawn_sq| pos.piece_at(pawn_sq))
+        .is_some_and(|p| p.color == them && pos.variant.is_pawn(p.kind))
+        && pos.piece_at(sq).is_none()
+        && sq
+            .offset(0, -them.forward())
+            .is_some_and(|origin| pos.piece_at(origin).is_none());
     if !ok {
         return Err(FenError::EnPassant(format!(
             "{sq} is not a square just skipped by a {them} pawn's double step"
@@ -283,5 +364,8 @@ fn parse_en_passant(pos: &mut Position<'_>, text: &str) -> Result<(), FenError> 
 }
 
 fn parse_counter(field: &'static str, text: &str) -> Result<u16, FenError> {
-    text.parse().map_err(|_| FenError::Counter { field, value: text.to_owned() })
+    text.parse().map_err(|_| FenError::Counter {
+        field,
+        value: text.to_owned(),
+    })
 }

@@ -56,7 +56,8 @@ pub struct Position<'v> {
 impl<'v> Position<'v> {
     /// The variant's starting position.
     pub fn start(variant: &'v Variant) -> Position<'v> {
-        Position::from_fen(variant, &variant.start_fen).expect("a variant's start position is validated when it is built")
+        Position::from_fen(variant, &variant.start_fen)
+            .expect("a variant's start position is validated when it is built")
     }
 
     pub fn variant(&self) -> &'v Variant {
@@ -108,7 +109,10 @@ impl<'v> Position<'v> {
 
     /// The pocket's contents, type by type.
     pub fn pocket(&self, color: Color) -> impl Iterator<Item = (PieceType, u8)> + '_ {
-        self.variant.piece_types().map(move |t| (t, self.pockets[color][t.index()])).filter(|&(_, n)| n > 0)
+        self.variant
+            .piece_types()
+            .map(move |t| (t, self.pockets[color][t.index()]))
+            .filter(|&(_, n)| n > 0)
     }
 
     #[inline]
@@ -168,8 +172,14 @@ impl<'v> Position<'v> {
     /// Total material value on the board and in the pocket of one side.
     pub fn material(&self, color: Color) -> i32 {
         let v = self.variant;
-        let board: i32 = v.piece_types().map(|t| self.pieces(color, t).count() as i32 * v.piece(t).value).sum();
-        let pocket: i32 = self.pocket(color).map(|(t, n)| i32::from(n) * v.piece(t).value).sum();
+        let board: i32 = v
+            .piece_types()
+            .map(|t| self.pieces(color, t).count() as i32 * v.piece(t).value)
+            .sum();
+        let pocket: i32 = self
+            .pocket(color)
+            .map(|(t, n)| i32::from(n) * v.piece(t).value)
+            .sum();
         board + pocket
     }
 
@@ -189,7 +199,9 @@ impl<'v> Position<'v> {
 
     #[inline]
     pub(crate) fn remove_piece(&mut self, sq: Square) -> Piece {
-        let piece = self.board[sq.index()].take().expect("remove_piece on an empty square");
+        let piece = self.board[sq.index()]
+            .take()
+            .expect("remove_piece on an empty square");
         self.by_type[piece.kind.index()] ^= Bitboard::from_square(sq);
         self.by_color[piece.color] ^= Bitboard::from_square(sq);
         self.hash ^= zobrist::piece(piece.color, piece.kind, sq);
@@ -236,7 +248,10 @@ impl<'v> Position<'v> {
             by_color: ByColor::default(),
             pockets: ByColor::default(),
             pocket_sizes: ByColor::default(),
-            royal_squares: ByColor { white: Square::A1, black: Square::A1 },
+            royal_squares: ByColor {
+                white: Square::A1,
+                black: Square::A1,
+            },
             side_to_move: Color::White,
             en_passant: None,
             castling: CastlingRights(0),

@@ -25,7 +25,10 @@ impl<'v> Position<'v> {
     /// The position after `mv`, if it is legal.
     pub fn play(&self, mv: Move) -> Result<Position<'v>, IllegalMove> {
         if !self.is_legal(mv) {
-            return Err(IllegalMove { mv, fen: self.to_fen() });
+            return Err(IllegalMove {
+                mv,
+                fen: self.to_fen(),
+            });
         }
         Ok(self.after(mv))
     }
@@ -62,12 +65,20 @@ impl<'v> Position<'v> {
             Move::Promotion { from, to, into } => {
                 reset |= self.capture_on(to);
                 self.remove_piece(from);
-                self.put_piece(to, Piece { color: us, kind: into });
+                self.put_piece(
+                    to,
+                    Piece {
+                        color: us,
+                        kind: into,
+                    },
+                );
                 reset |= resets.promotion || resets.pawn_move;
                 rights &= v.castling_keep[from.index()] & v.castling_keep[to.index()];
             }
             Move::EnPassant { from, to } => {
-                let victim = to.offset(0, -us.forward()).expect("an en passant victim stands behind the square");
+                let victim = to
+                    .offset(0, -us.forward())
+                    .expect("an en passant victim stands behind the square");
                 self.remove_piece(victim);
                 let piece = self.remove_piece(from);
                 self.put_piece(to, piece);
@@ -84,7 +95,10 @@ impl<'v> Position<'v> {
                 self.remove_piece(from);
                 self.add_to_pocket(us, into);
                 let promotes = us.relative_rank(from.rank()) == 7
-                    && v.rules.pocket.as_ref().is_some_and(|p| p.promote_from_last_rank);
+                    && v.rules
+                        .pocket
+                        .as_ref()
+                        .is_some_and(|p| p.promote_from_last_rank);
                 reset |= resets.pocket_in || (promotes && resets.promotion);
                 rights &= v.castling_keep[from.index()];
             }
@@ -98,7 +112,11 @@ impl<'v> Position<'v> {
         if rights != self.castling.0 {
             self.set_castling(rights);
         }
-        self.halfmove_clock = if reset { 0 } else { self.halfmove_clock.saturating_add(1) };
+        self.halfmove_clock = if reset {
+            0
+        } else {
+            self.halfmove_clock.saturating_add(1)
+        };
         if us == Color::Black {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
@@ -127,7 +145,8 @@ impl<'v> Position<'v> {
         let them = !self.side_to_move;
         let capturable = v.piece_types().any(|kind| {
             let m = v.moves(them, kind);
-            m.has_en_passant && (m.rev_leap_en_passant[skipped.index()] & self.pieces(them, kind)).any()
+            m.has_en_passant
+                && (m.rev_leap_en_passant[skipped.index()] & self.pieces(them, kind)).any()
         });
         if capturable {
             self.set_en_passant(Some(skipped));

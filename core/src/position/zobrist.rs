@@ -17,9 +17,9 @@ const PIECE_KEYS: usize = 2 * MAX_PIECE_TYPES * 64;
 const POCKET_KEYS: usize = 2 * MAX_PIECE_TYPES * (MAX_POCKET_COUNT + 1);
 const TOTAL: usize = PIECE_KEYS + POCKET_KEYS + 16 + 8 + 1;
 
-const KEYS: [u64; TOTAL] = {
+static KEYS: [u64; TOTAL] = {
     let mut keys = [0u64; TOTAL];
-    let mut state = 0x5eed_0f_b0a4d_u64;
+    let mut state = 0x05ee_d0fb_0a4d_u64;
     let mut i = 0;
     while i < TOTAL {
         let (s, k) = splitmix(state);
@@ -43,7 +43,9 @@ pub fn pocket(color: Color, kind: PieceType, count: u8) -> u64 {
         return 0;
     }
     let count = usize::from(count).min(MAX_POCKET_COUNT);
-    KEYS[PIECE_KEYS + (color.index() * MAX_PIECE_TYPES + kind.index()) * (MAX_POCKET_COUNT + 1) + count]
+    KEYS[PIECE_KEYS
+        + (color.index() * MAX_PIECE_TYPES + kind.index()) * (MAX_POCKET_COUNT + 1)
+        + count]
 }
 
 #[inline]

@@ -69,11 +69,17 @@ pub struct ByColor<T> {
 
 impl<T> ByColor<T> {
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
-        ByColor { white: f(Color::White), black: f(Color::Black) }
+        ByColor {
+            white: f(Color::White),
+            black: f(Color::Black),
+        }
     }
 
     pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
-        ByColor { white: f(self.white), black: f(self.black) }
+        ByColor {
+            white: f(self.white),
+            black: f(self.black),
+        }
     }
 }
 

@@ -18,7 +18,11 @@ impl Square {
 
     #[inline]
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// `index` must be below 64; callers derive it from bit positions.
@@ -95,7 +99,11 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a square (expected a file a-h and a rank 1-8, e.g. e4)", self.0)
+        write!(
+            f,
+            "'{}' is not a square (expected a file a-h and a rank 1-8, e.g. e4)",
+            self.0
+        )
     }
 }
 
@@ -129,7 +137,10 @@ mod tests {
     #[test]
     fn offsets_stay_on_the_board() {
         assert_eq!(Square::A1.offset(-1, 0), None);
-        assert_eq!(Square::A1.offset(1, 2).map(|s| s.to_string()), Some("b3".into()));
+        assert_eq!(
+            Square::A1.offset(1, 2).map(|s| s.to_string()),
+            Some("b3".into())
+        );
         assert_eq!(Square::H8.offset(0, 1), None);
     }
 }

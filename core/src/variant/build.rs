@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use super::file::{Merge, PieceFile, VariantFile};
 use super::{
-    CastlingRules, CounterResets, DeadPosition, PieceDef, PocketRules, PromotionRules, Rules, Variant, VariantError,
+    CastlingRules, CounterResets, DeadPosition, PieceDef, PocketRules, PromotionRules, Rules,
+    Variant, VariantError,
 };
 use crate::betza;
 use crate::movement::PieceMoves;
@@ -22,7 +23,7 @@ pub fn parse_variant(
     resolve: &dyn Fn(&str) -> Option<(String, String)>,
 ) -> Result<Variant, VariantError> {
     let merged = load_chain(file, text, resolve, &mut Vec::new())?;
-    build(file, merged)
+    build(file, &merged)
 }
 
 fn load_chain(
@@ -40,12 +41,18 @@ fn load_chain(
         return Ok(parsed);
     };
     chain.push(file.to_owned());
-    let err = |reason: String| VariantError { file: file.to_owned(), key: "inherits".into(), reason };
+    let err = |reason: String| VariantError {
+        file: file.to_owned(),
+        key: "inherits".into(),
+        reason,
+    };
     if chain.len() > MAX_INHERITANCE_DEPTH {
-        return Err(err(format!("inheritance deeper than {MAX_INHERITANCE_DEPTH} files (a cycle?)")));
+        return Err(err(format!(
+            "inheritance deeper than {MAX_INHERITANCE_DEPTH} files (a cycle?)"
+        )));
     }
-    let (parent_file, parent_text) =
-        resolve(&parent_name).ok_or_else(|| err(format!("no variant named or found at '{parent_name}'")))?;
+    let (parent_file, parent_text) = resolve(&parent_name)
+        .ok_or_else(|| err(format!("no variant named or found at '{parent_name}'")))?;
     if chain.contains(&parent_file) {
         return Err(err(format!("inheritance cycle through '{parent_file}'")));
     }
@@ -64,7 +71,11 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn err(&self, key: impl Into<String>, reason: impl Into<String>) -> VariantError {
-        VariantError { file: self.file.to_owned(), key: key.into(), reason: reason.into() }
+        VariantError {
+            file: self.file.to_owned(),
+            key: key.into(),
+            reason: reason.into(),
+        }
     }
 
     fn ranks(&self, key: &str, ranks: &[i64]) -> Result<u8, VariantError> {
@@ -85,14 +96,24 @@ impl Ctx<'_> {
         }
     }
 
-    fn piece_letters(&self, key: &str, value: &str, letters: &[Option<PieceType>; 26]) -> Result<Vec<PieceType>, VariantError> {
+    fn piece_letters(
+        &self,
+        key: &str,
+        value: &str,
+        letters: &[Option<PieceType>; 26],
+    ) -> Result<Vec<PieceType>, VariantError> {
         let mut out: Vec<PieceType> = Vec::new();
         for c in value.chars() {
             let kind = c
                 .is_ascii_uppercase()
                 .then(|| letters[(c as u8 - b'A') as usize])
                 .flatten()
-                .ok_or_else(|| self.err(key, format!("'{c}' is not the letter of a piece of this variant")))?;
+                .ok_or_else(|| {
+                    self.err(
+                        key,
+                        format!("'{c}' is not the letter of a piece of this variant"),
+                    )
+                })?;
             if out.contains(&kind) {
                 return Err(self.err(key, format!("piece '{c}' is listed twice")));
             }
@@ -102,18 +123,34 @@ impl Ctx<'_> {
     }
 }
 
-fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
+fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
     let cx = Ctx { file };
-    let name = f.name.clone().ok_or_else(|| cx.err("name", "missing (every variant file needs its own name)"))?;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(cx.err("name", format!("'{name}' must be non-empty and use only letters, digits, '-' and '_'")));
+    let name = f
+        .name
+        .clone()
+        .ok_or_else(|| cx.err("name", "missing (every variant file needs its own name)"))?;
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(cx.err(
+            "name",
+            format!("'{name}' must be non-empty and use only letters, digits, '-' and '_'"),
+        ));
     }
     let piece_files: BTreeMap<String, PieceFile> = f.pieces.clone().unwrap_or_default();
     if piece_files.is_empty() {
         return Err(cx.err("pieces", "a variant needs at least one piece"));
     }
     if piece_files.len() > MAX_PIECE_TYPES {
-        return Err(cx.err("pieces", format!("{} pieces; at most {MAX_PIECE_TYPES} are supported", piece_files.len())));
+        return Err(cx.err(
+            "pieces",
+            format!(
+                "{} pieces; at most {MAX_PIECE_TYPES} are supported",
+                piece_files.len()
+            ),
+        ));
     }
     let mut letters = [None; 26];
     let mut pieces = Vec::new();
@@ -123,13 +160,27 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
             [c @ b'A'..=b'Z'] => *c as char,
             _ => return Err(cx.err(&key, "a piece is named by one upper-case letter A-Z")),
         };
-        let betza_text = p.betza.clone().ok_or_else(|| cx.err(format!("{key}.betza"), "missing"))?;
-        let rules = betza::parse(&betza_text).map_err(|e| cx.err(format!("{key}.betza"), e.to_string()))?;
-        let value = p.value.ok_or_else(|| cx.err(format!("{key}.value"), "missing (material value in centipawns)"))?;
+        let betza_text = p
+            .betza
+            .clone()
+            .ok_or_else(|| cx.err(format!("{key}.betza"), "missing"))?;
+        let rules =
+            betza::parse(&betza_text).map_err(|e| cx.err(format!("{key}.betza"), e.to_string()))?;
+        let value = p.value.ok_or_else(|| {
+            cx.err(
+                format!("{key}.value"),
+                "missing (material value in centipawns)",
+            )
+        })?;
         let value = i32::try_from(value)
             .ok()
             .filter(|v| v.abs() <= 100_000)
-            .ok_or_else(|| cx.err(format!("{key}.value"), "must be between -100000 and 100000 centipawns"))?;
+            .ok_or_else(|| {
+                cx.err(
+                    format!("{key}.value"),
+                    "must be between -100000 and 100000 centipawns",
+                )
+            })?;
         letters[(c as u8 - b'A') as usize] = Some(PieceType::from_index(i));
         pieces.push(PieceDef {
             letter: c,
@@ -142,8 +193,14 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
         });
     }
 
-    let royal_letter = f.royal.clone().ok_or_else(|| cx.err("royal", "missing (the letter of the royal piece)"))?;
-    let royal = match cx.piece_letters("royal", &royal_letter, &letters)?.as_slice() {
+    let royal_letter = f
+        .royal
+        .clone()
+        .ok_or_else(|| cx.err("royal", "missing (the letter of the royal piece)"))?;
+    let royal = match cx
+        .piece_letters("royal", &royal_letter, &letters)?
+        .as_slice()
+    {
         [one] => *one,
         _ => return Err(cx.err("royal", "name exactly one piece letter")),
     };
@@ -160,17 +217,29 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
         }
         for &m in &members {
             if m == royal {
-                return Err(cx.err(&key, "the royal piece cannot be in a class (it is never pocketed)"));
+                return Err(cx.err(
+                    &key,
+                    "the royal piece cannot be in a class (it is never pocketed)",
+                ));
             }
             if let Some(previous) = pieces[m.index()].class {
-                return Err(cx.err(&key, format!("piece '{}' is already in class {previous}", pieces[m.index()].letter)));
+                return Err(cx.err(
+                    &key,
+                    format!(
+                        "piece '{}' is already in class {previous}",
+                        pieces[m.index()].letter
+                    ),
+                ));
             }
             pieces[m.index()].class = Some(i as u8 + 1);
         }
         classes.push(members);
     }
 
-    let initial_ranks = cx.ranks("initial_ranks", &f.initial_ranks.clone().unwrap_or_else(|| vec![2]))?;
+    let initial_ranks = cx.ranks(
+        "initial_ranks",
+        &f.initial_ranks.clone().unwrap_or_else(|| vec![2]),
+    )?;
 
     let pocket_file = f.pocket.clone().unwrap_or_default();
     let pocket = if pocket_file.enabled.unwrap_or(false) {
@@ -182,14 +251,24 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
         let promote = pocket_file.promote_from_last_rank.unwrap_or(false);
         let pocket_in = pocket_file.pocket_in.unwrap_or(true);
         if (mutation || promote) && classes.is_empty() {
-            let key = if mutation { "pocket.mutation" } else { "pocket.promote_from_last_rank" };
+            let key = if mutation {
+                "pocket.mutation"
+            } else {
+                "pocket.promote_from_last_rank"
+            };
             return Err(cx.err(key, "needs a class table ('classes')"));
         }
         if (mutation || promote) && !pocket_in {
-            return Err(cx.err("pocket.pocket_in", "mutation and promotion by pocketing need pocket_in = true"));
+            return Err(cx.err(
+                "pocket.pocket_in",
+                "mutation and promotion by pocketing need pocket_in = true",
+            ));
         }
         let all_ranks: Vec<i64> = (1..=8).collect();
-        let drop_ranks = cx.ranks("pocket.drop_ranks", pocket_file.drop_ranks.as_deref().unwrap_or(&all_ranks))?;
+        let drop_ranks = cx.ranks(
+            "pocket.drop_ranks",
+            pocket_file.drop_ranks.as_deref().unwrap_or(&all_ranks),
+        )?;
         let pawn_drop_ranks = match &pocket_file.pawn_drop_ranks {
             Some(r) => cx.ranks("pocket.pawn_drop_ranks", r)?,
             None => drop_ranks,
@@ -212,13 +291,23 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
 
     let castling_file = f.castling.clone().unwrap_or_default();
     let castling = if castling_file.enabled.unwrap_or(false) {
-        let king_file = cx.file_letter("castling.king_file", castling_file.king_file.as_deref().unwrap_or("e"))?;
-        let queenside_file =
-            cx.file_letter("castling.queenside_file", castling_file.queenside_file.as_deref().unwrap_or("a"))?;
-        let kingside_file =
-            cx.file_letter("castling.kingside_file", castling_file.kingside_file.as_deref().unwrap_or("h"))?;
+        let king_file = cx.file_letter(
+            "castling.king_file",
+            castling_file.king_file.as_deref().unwrap_or("e"),
+        )?;
+        let queenside_file = cx.file_letter(
+            "castling.queenside_file",
+            castling_file.queenside_file.as_deref().unwrap_or("a"),
+        )?;
+        let kingside_file = cx.file_letter(
+            "castling.kingside_file",
+            castling_file.kingside_file.as_deref().unwrap_or("h"),
+        )?;
         if !(queenside_file < king_file && king_file < kingside_file) {
-            return Err(cx.err("castling", "the files must satisfy queenside_file < king_file < kingside_file"));
+            return Err(cx.err(
+                "castling",
+                "the files must satisfy queenside_file < king_file < kingside_file",
+            ));
         }
         if !(1..=6).contains(&king_file) || queenside_file > 2 || kingside_file < 6 {
             return Err(cx.err(
@@ -226,42 +315,71 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
                 "the king must stand between files b and g, the partners on files a-c and g-h (it lands on c or g)",
             ));
         }
-        Some(CastlingRules { king_file, queenside_file, kingside_file })
+        Some(CastlingRules {
+            king_file,
+            queenside_file,
+            kingside_file,
+        })
     } else {
         None
     };
 
     let promotion_file = f.promotion.clone().unwrap_or_default();
     let promotion = if promotion_file.enabled.unwrap_or(false) {
-        let ranks = cx.ranks("promotion.ranks", promotion_file.ranks.as_deref().unwrap_or(&[8]))?;
-        let choices_text = promotion_file
-            .choices
-            .clone()
-            .ok_or_else(|| cx.err("promotion.choices", "missing (letters of the pieces a pawn may become)"))?;
+        let ranks = cx.ranks(
+            "promotion.ranks",
+            promotion_file.ranks.as_deref().unwrap_or(&[8]),
+        )?;
+        let choices_text = promotion_file.choices.clone().ok_or_else(|| {
+            cx.err(
+                "promotion.choices",
+                "missing (letters of the pieces a pawn may become)",
+            )
+        })?;
         let choices = cx.piece_letters("promotion.choices", &choices_text, &letters)?;
         if choices.is_empty() {
             return Err(cx.err("promotion.choices", "no piece to promote to"));
         }
-        if let Some(bad) = choices.iter().find(|&&c| c == royal || pieces[c.index()].pawn) {
+        if let Some(bad) = choices
+            .iter()
+            .find(|&&c| c == royal || pieces[c.index()].pawn)
+        {
             return Err(cx.err(
                 "promotion.choices",
-                format!("cannot promote to '{}' (royal or pawn)", pieces[bad.index()].letter),
+                format!(
+                    "cannot promote to '{}' (royal or pawn)",
+                    pieces[bad.index()].letter
+                ),
             ));
         }
         if !pieces.iter().any(|p| p.pawn) {
-            return Err(cx.err("promotion.enabled", "no piece has pawn = true, so nothing can promote"));
+            return Err(cx.err(
+                "promotion.enabled",
+                "no piece has pawn = true, so nothing can promote",
+            ));
         }
-        Some(PromotionRules { ranks, choices, mandatory: promotion_file.mandatory.unwrap_or(true) })
+        Some(PromotionRules {
+            ranks,
+            choices,
+            mandatory: promotion_file.mandatory.unwrap_or(true),
+        })
     } else {
         None
     };
 
     let draw = f.draw.clone().unwrap_or_default();
     let n_move_rule = draw.n_move_rule.unwrap_or(100);
-    let n_move_rule = u16::try_from(n_move_rule)
-        .map_err(|_| cx.err("draw.n_move_rule", format!("{n_move_rule} is not between 0 and 65535 plies")))?;
+    let n_move_rule = u16::try_from(n_move_rule).map_err(|_| {
+        cx.err(
+            "draw.n_move_rule",
+            format!("{n_move_rule} is not between 0 and 65535 plies"),
+        )
+    })?;
     let mut n_move_reset = CounterResets::default();
-    let resets = draw.n_move_reset.clone().unwrap_or_else(|| vec!["capture".into(), "pawn-move".into()]);
+    let resets = draw
+        .n_move_reset
+        .clone()
+        .unwrap_or_else(|| vec!["capture".into(), "pawn-move".into()]);
     for r in &resets {
         let flag = match r.as_str() {
             "capture" => &mut n_move_reset.capture,
@@ -272,7 +390,9 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
             other => {
                 return Err(cx.err(
                     "draw.n_move_reset",
-                    format!("'{other}' is not one of capture, pawn-move, promotion, drop, pocket-in"),
+                    format!(
+                        "'{other}' is not one of capture, pawn-move, promotion, drop, pocket-in"
+                    ),
                 ));
             }
         };
@@ -280,12 +400,20 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
     }
     let repetition = draw.repetition.unwrap_or(3);
     if repetition == 1 || !(0..=10).contains(&repetition) {
-        return Err(cx.err("draw.repetition", format!("{repetition} must be 0 (off) or between 2 and 10")));
+        return Err(cx.err(
+            "draw.repetition",
+            format!("{repetition} must be 0 (off) or between 2 and 10"),
+        ));
     }
     let dead_position = match draw.dead_position.as_deref().unwrap_or("kings-only") {
         "kings-only" => DeadPosition::KingsOnly,
         "never" => DeadPosition::Never,
-        other => return Err(cx.err("draw.dead_position", format!("'{other}' is not one of kings-only, never"))),
+        other => {
+            return Err(cx.err(
+                "draw.dead_position",
+                format!("'{other}' is not one of kings-only, never"),
+            ));
+        }
     };
 
     let rules = Rules {
@@ -308,18 +436,35 @@ fn build(file: &str, f: VariantFile) -> Result<Variant, VariantError> {
                 let regions: Vec<_> = p
                     .rules
                     .iter()
-                    .map(|r| (r.clone(), if r.initial { initial_region } else { Bitboard::FULL }))
+                    .map(|r| {
+                        (
+                            r.clone(),
+                            if r.initial {
+                                initial_region
+                            } else {
+                                Bitboard::FULL
+                            },
+                        )
+                    })
                     .collect();
                 PieceMoves::compile(color, &regions)
             })
             .collect()
     });
 
-    let (pocket_choices, promotion_pocket_choices) = pocket_choice_tables(&pieces, &classes, rules.pocket.as_ref());
+    let (pocket_choices, promotion_pocket_choices) =
+        pocket_choice_tables(&pieces, &classes, rules.pocket.as_ref());
     let castling_keep = castling_keep_table(rules.castling);
-    let pawn_types = pieces.iter().enumerate().filter(|(_, p)| p.pawn).fold(0u32, |m, (i, _)| m | 1 << i);
+    let pawn_types = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.pawn)
+        .fold(0u32, |m, (i, _)| m | 1 << i);
 
-    let start_fen = f.start.clone().ok_or_else(|| cx.err("start", "missing (the starting position as FEN)"))?;
+    let start_fen = f
+        .start
+        .clone()
+        .ok_or_else(|| cx.err("start", "missing (the starting position as FEN)"))?;
     let variant = Variant {
         name,
         description: f.description.clone().unwrap_or_default(),
@@ -349,7 +494,8 @@ fn pocket_choice_tables(
     for (i, p) in pieces.iter().enumerate() {
         let me = vec![PieceType::from_index(i)];
         let class_members = |c: u8| classes[usize::from(c) - 1].clone();
-        let (mutation, promote) = pocket.map_or((false, false), |r| (r.mutation, r.promote_from_last_rank));
+        let (mutation, promote) =
+            pocket.map_or((false, false), |r| (r.mutation, r.promote_from_last_rank));
         let within = match p.class {
             Some(c) if mutation => class_members(c),
             _ => me.clone(),

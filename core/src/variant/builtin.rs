@@ -5,13 +5,34 @@ use super::{Variant, VariantError, parse_variant};
 
 /// `(name, file text)` of every shipped variant.
 pub const SHIPPED: &[(&str, &str)] = &[
-    ("pocket-mutation", include_str!("../../../configs/variants/pocket-mutation.toml")),
-    ("chess", include_str!("../../../configs/variants/chess.toml")),
-    ("chess-nocastle", include_str!("../../../configs/variants/chess-nocastle.toml")),
-    ("fairy-oracle", include_str!("../../../configs/variants/fairy-oracle.toml")),
-    ("fairy-oracle-allpromo", include_str!("../../../configs/variants/fairy-oracle-allpromo.toml")),
-    ("fairy-oracle-nopromo", include_str!("../../../configs/variants/fairy-oracle-nopromo.toml")),
-    ("pmc-drops", include_str!("../../../configs/variants/pmc-drops.toml")),
+    (
+        "pocket-mutation",
+        include_str!("../../../configs/variants/pocket-mutation.toml"),
+    ),
+    (
+        "chess",
+        include_str!("../../../configs/variants/chess.toml"),
+    ),
+    (
+        "chess-nocastle",
+        include_str!("../../../configs/variants/chess-nocastle.toml"),
+    ),
+    (
+        "fairy-oracle",
+        include_str!("../../../configs/variants/fairy-oracle.toml"),
+    ),
+    (
+        "fairy-oracle-allpromo",
+        include_str!("../../../configs/variants/fairy-oracle-allpromo.toml"),
+    ),
+    (
+        "fairy-oracle-nopromo",
+        include_str!("../../../configs/variants/fairy-oracle-nopromo.toml"),
+    ),
+    (
+        "pmc-drops",
+        include_str!("../../../configs/variants/pmc-drops.toml"),
+    ),
 ];
 
 /// The default variant of the lab.
@@ -37,7 +58,10 @@ pub fn load(name: &str) -> Result<Variant, VariantError> {
     let text = text(name).ok_or_else(|| VariantError {
         file: name.to_owned(),
         key: String::new(),
-        reason: format!("no shipped variant of this name (shipped: {})", names().collect::<Vec<_>>().join(", ")),
+        reason: format!(
+            "no shipped variant of this name (shipped: {})",
+            names().collect::<Vec<_>>().join(", ")
+        ),
     })?;
     parse_variant(&format!("{name}.toml"), text, &resolve)
 }

@@ -31,7 +31,11 @@ impl fmt::Display for VariantError {
         if self.key.is_empty() {
             write!(f, "variant file '{}': {}", self.file, self.reason)
         } else {
-            write!(f, "variant file '{}', key '{}': {}", self.file, self.key, self.reason)
+            write!(
+                f,
+                "variant file '{}', key '{}': {}",
+                self.file, self.key, self.reason
+            )
         }
     }
 }
@@ -200,13 +204,17 @@ impl Variant {
 
     /// The pieces of a class, if the class exists.
     pub fn class(&self, class: u8) -> Option<&[PieceType]> {
-        self.classes.get(usize::from(class).checked_sub(1)?).map(Vec::as_slice)
+        self.classes
+            .get(usize::from(class).checked_sub(1)?)
+            .map(Vec::as_slice)
     }
 
     pub(crate) fn relative_ranks_mask(color: Color, ranks: u8) -> Bitboard {
         (0..8u8)
             .filter(|r| ranks & (1 << r) != 0)
-            .fold(Bitboard::EMPTY, |acc, r| acc | Bitboard::rank(color.relative_rank(r)))
+            .fold(Bitboard::EMPTY, |acc, r| {
+                acc | Bitboard::rank(color.relative_rank(r))
+            })
     }
 }
 
