@@ -266,7 +266,7 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                 let mut value = d;
                 i += 1;
                 while let Some(d) = chars.get(i).and_then(|&(_, c)| c.to_digit(10)) {
-                    value = value * 10 + d;
+                    value = value.saturating_mul(10).saturating_add(d);
                     i += 1;
                 }
                 max_steps = if value == 0 {
