@@ -365,7 +365,10 @@ fn direction_filters(
     let mut k = 0;
     while k < letters.len() {
         let (c, pos) = letters[k];
-        if let Some(f) = letters.get(k + 1).and_then(|&(next, _)| pair_filter(c, next, shape)) {
+        if let Some(f) = letters
+            .get(k + 1)
+            .and_then(|&(next, _)| pair_filter(c, next, shape))
+        {
             filters.push(f);
             k += 2;
             continue;

@@ -10,6 +10,7 @@
 //! The core parses text it is handed and opens no files.
 
 pub mod betza;
+pub mod engine;
 pub mod game;
 pub mod movegen;
 pub mod movement;

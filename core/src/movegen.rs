@@ -249,7 +249,17 @@ impl Position<'_> {
         pins
     }
 
+    /// Captures, promotions (FIDE and by pocketing from the last rank) and,
+    /// when in check, every evasion: the moves quiescence search looks at.
+    pub fn tactical_moves(&self, list: &mut MoveList) {
+        self.generate_filtered(list, true);
+    }
+
     pub(crate) fn generate(&self, sink: &mut impl MoveSink) {
+        self.generate_filtered(sink, false);
+    }
+
+    fn generate_filtered(&self, sink: &mut impl MoveSink, tactical_only: bool) {
         let v = self.variant();
         let us = self.side_to_move();
         let them = !us;
@@ -259,7 +269,10 @@ impl Position<'_> {
         let checkers = self.attackers(king, them, occ);
 
         // The royal piece: its targets must not be attacked once it has left.
-        let royal_targets = v.moves(us, v.royal).targets(king, occ, theirs);
+        let mut royal_targets = v.moves(us, v.royal).targets(king, occ, theirs);
+        if tactical_only && checkers.is_empty() {
+            royal_targets &= theirs;
+        }
         let lifted = occ.without(king);
         let safe: Bitboard = royal_targets
             .filter(|&to| !self.is_attacked(to, them, lifted))
@@ -291,13 +304,20 @@ impl Position<'_> {
                 if pins.pinned.contains(from) {
                     targets &= pins.line(from);
                 }
+                if tactical_only {
+                    targets &= theirs | promotion_zone;
+                }
                 self.emit_board_moves(sink, from, targets, promotion_zone);
             }
         }
         self.generate_en_passant(sink);
+        if tactical_only {
+            self.generate_pocket_ins(sink, pins.pinned, true);
+            return;
+        }
         self.generate_castling(sink);
         self.generate_drops(sink, Bitboard::FULL, false);
-        self.generate_pocket_ins(sink, pins.pinned);
+        self.generate_pocket_ins(sink, pins.pinned, false);
     }
 
     fn emit_board_moves(
@@ -437,7 +457,13 @@ impl Position<'_> {
         }
     }
 
-    fn generate_pocket_ins(&self, sink: &mut impl MoveSink, pinned: Bitboard) {
+    /// Pocket-ins of unpinned pieces; `promotions_only` keeps those from the last rank.
+    fn generate_pocket_ins(
+        &self,
+        sink: &mut impl MoveSink,
+        pinned: Bitboard,
+        promotions_only: bool,
+    ) {
         let v = self.variant();
         let Some(rules) = &v.rules.pocket else { return };
         let us = self.side_to_move();
@@ -447,8 +473,16 @@ impl Position<'_> {
         if rules.white_first_move_ban && us == Color::White && self.fullmove_number() == 1 {
             return;
         }
+        if promotions_only && !rules.promote_from_last_rank {
+            return;
+        }
+        let region = if promotions_only {
+            Bitboard::rank(us.relative_rank(7))
+        } else {
+            Bitboard::FULL
+        };
         // Lifting a pinned piece would expose the royal piece.
-        for from in self.pieces_of(us) & !pinned {
+        for from in self.pieces_of(us) & !pinned & region {
             let piece = self
                 .piece_at(from)
                 .expect("own pieces stand on their squares");

@@ -154,11 +154,17 @@ fn bad_betza_names_the_piece_and_character() {
 
 #[test]
 fn contradictory_settings_are_rejected() {
-    let e = variant_error(&format!("{MINIMAL}[pocket]\nenabled = true\nmutation = true\n"));
+    let e = variant_error(&format!(
+        "{MINIMAL}[pocket]\nenabled = true\nmutation = true\n"
+    ));
     assert_eq!(e.key, "pocket.mutation");
-    let e = variant_error(&format!("{MINIMAL}[promotion]\nenabled = true\nchoices = \"K\"\n"));
+    let e = variant_error(&format!(
+        "{MINIMAL}[promotion]\nenabled = true\nchoices = \"K\"\n"
+    ));
     assert_eq!(e.key, "promotion.choices");
-    let e = variant_error(&format!("{MINIMAL}[castling]\nenabled = true\nking_file = \"a\"\n"));
+    let e = variant_error(&format!(
+        "{MINIMAL}[castling]\nenabled = true\nking_file = \"a\"\n"
+    ));
     assert_eq!(e.key, "castling");
     let e = variant_error(&format!("{MINIMAL}[draw]\nrepetition = 1\n"));
     assert_eq!(e.key, "draw.repetition");
@@ -168,11 +174,22 @@ fn contradictory_settings_are_rejected() {
 
 #[test]
 fn inheritance_errors_name_the_link() {
-    let e = variant_error(&MINIMAL.replace("name = \"minimal\"", "name = \"child\"\ninherits = \"no-such-variant\""));
+    let e = variant_error(&MINIMAL.replace(
+        "name = \"minimal\"",
+        "name = \"child\"\ninherits = \"no-such-variant\"",
+    ));
     assert_eq!(e.key, "inherits");
-    let looped = |name: &str| Some((format!("{name}.toml"), format!("name = \"{name}\"\ninherits = \"{name}\"\n")));
+    let looped = |name: &str| {
+        Some((
+            format!("{name}.toml"),
+            format!("name = \"{name}\"\ninherits = \"{name}\"\n"),
+        ))
+    };
     let e = parse_variant("a.toml", "name = \"a\"\ninherits = \"a\"\n", &looped).unwrap_err();
-    assert!(e.reason.contains("cycle") || e.reason.contains("deeper"), "{e}");
+    assert!(
+        e.reason.contains("cycle") || e.reason.contains("deeper"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -186,7 +203,10 @@ value = 500
     let v = parse_variant("child.toml", child, &builtin::resolve).unwrap();
     let q = v.piece(v.piece_by_letter('Q').unwrap());
     assert_eq!(q.value, 500);
-    assert_eq!(q.betza, "Q", "fields the child does not set come from the parent");
+    assert_eq!(
+        q.betza, "Q",
+        "fields the child does not set come from the parent"
+    );
     assert!(v.rules.castling.is_some());
     assert_eq!(v.name, "cheap-queens");
 }

@@ -81,7 +81,8 @@ type DivideRow = (String, String, String, u64);
 #[test]
 fn oracle_divide_counts_match_per_root_move() {
     let text = include_str!("data/oracle_perft_divide.tsv");
-    let mut by_position: std::collections::BTreeMap<(String, u32), Vec<DivideRow>> = Default::default();
+    let mut by_position: std::collections::BTreeMap<(String, u32), Vec<DivideRow>> =
+        Default::default();
     for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let f: Vec<&str> = line.split('\t').collect();
         let key = (f[0].to_owned(), f[3].parse().unwrap());

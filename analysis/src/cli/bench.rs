@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use pocketlab_core::Position;
+use pocketlab_core::engine::{EvalParams, SearchLimits, SearchOptions, Searcher};
 use pocketlab_core::perft::perft;
 use pocketlab_core::variant::builtin;
 
@@ -20,6 +21,12 @@ pub enum BenchSuite {
         /// Run only the quick part (smaller depths).
         #[arg(long)]
         quick: bool,
+    },
+    /// Nodes per second of the searcher on fixed positions at a fixed node budget.
+    Search {
+        /// Nodes per position.
+        #[arg(long, default_value_t = 2_000_000)]
+        nodes: u64,
     },
 }
 
@@ -65,6 +72,7 @@ const PERFT_SUITE: &[(&str, &str, &str, u32, u32)] = &[
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     match args.suite {
         BenchSuite::Perft { quick } => bench_perft(quick),
+        BenchSuite::Search { nodes } => bench_search(nodes),
     }
 }
 
@@ -93,6 +101,70 @@ fn bench_perft(quick: bool) -> anyhow::Result<()> {
         "total",
         "",
         total_nodes as f64 / total_seconds / 1e6
+    );
+    Ok(())
+}
+
+/// `(label, variant, fen)`: openings and middlegames of the shipped variants.
+const SEARCH_SUITE: &[(&str, &str, &str)] = &[
+    (
+        "chess start",
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "kiwipete",
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    (
+        "F2 both fairy",
+        "fairy-oracle",
+        "ucxmkxcu/pppppppp/8/8/8/8/PPPPPPPP/EIDAKDIE w - - 0 1",
+    ),
+    (
+        "PMC start",
+        "pocket-mutation",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1",
+    ),
+    (
+        "PMC middlegame",
+        "pocket-mutation",
+        "r1bqk2r/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R[] w - - 0 6",
+    ),
+];
+
+fn bench_search(nodes: u64) -> anyhow::Result<()> {
+    let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
+    println!(
+        "{:<16} {:>6} {:>10} {:>9} {:>10}  best",
+        "position", "depth", "nodes", "seconds", "k nodes/s"
+    );
+    for &(label, variant_name, fen) in SEARCH_SUITE {
+        let variant = builtin::load(variant_name)?;
+        let pos = Position::from_fen(&variant, fen)?;
+        let mut searcher =
+            Searcher::new(&variant, &EvalParams::default(), SearchOptions::default());
+        let result = searcher.search(&pos, &[], &SearchLimits::nodes(nodes));
+        let seconds = result.elapsed.as_secs_f64();
+        total_nodes += result.nodes;
+        total_seconds += seconds;
+        let best = result
+            .best_move
+            .map(|m| pocketlab_core::notation::format(&pos, m))
+            .unwrap_or_default();
+        println!(
+            "{label:<16} {:>6} {:>10} {seconds:>9.3} {:>10.0}  {best}",
+            result.depth,
+            result.nodes,
+            result.nodes as f64 / seconds / 1e3
+        );
+    }
+    println!(
+        "{:<16} {:>6} {total_nodes:>10} {total_seconds:>9.3} {:>10.0}",
+        "total",
+        "",
+        total_nodes as f64 / total_seconds / 1e3
     );
     Ok(())
 }

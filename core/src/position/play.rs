@@ -124,6 +124,20 @@ impl<'v> Position<'v> {
         self.hash ^= super::zobrist::black_to_move();
     }
 
+    /// The position with the move passed to the other side (for null-move
+    /// pruning; never legal in a game).
+    pub fn null_move(&self) -> Position<'v> {
+        let mut next = self.clone();
+        next.set_en_passant(None);
+        next.halfmove_clock = next.halfmove_clock.saturating_add(1);
+        if next.side_to_move == Color::Black {
+            next.fullmove_number = next.fullmove_number.saturating_add(1);
+        }
+        next.side_to_move = !next.side_to_move;
+        next.hash ^= super::zobrist::black_to_move();
+        next
+    }
+
     /// Remove a piece captured on `to`; whether that resets the counter.
     fn capture_on(&mut self, to: Square) -> bool {
         if self.board[to.index()].is_some() {

@@ -1,0 +1,127 @@
+//! Transposition table: 4-entry buckets of 16-byte entries, owned by one searcher.
+
+use crate::moves::Move;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The score is at least this (a beta cutoff).
+    Lower,
+    /// The score is at most this (no move raised alpha).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    check: u32,
+    pub mv: Option<Move>,
+    pub score: i16,
+    pub eval: i16,
+    pub depth: i8,
+    pub bound: Bound,
+    generation: u8,
+}
+
+const BUCKET: usize = 4;
+
+#[derive(Debug)]
+pub struct TranspositionTable {
+    entries: Vec<Option<Entry>>,
+    mask: usize,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` (rounded down to a power of two of buckets).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * size_of::<Option<Entry>>())).next_power_of_two() / 2;
+        let buckets = buckets.max(1);
+        TranspositionTable {
+            entries: vec![None; buckets * BUCKET],
+            mask: buckets - 1,
+            generation: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = None);
+        self.generation = 0;
+    }
+
+    /// Call once per search so older entries yield their slots first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn bucket(&self, hash: u64) -> usize {
+        (hash as usize & self.mask) * BUCKET
+    }
+
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let check = (hash >> 32) as u32;
+        let start = self.bucket(hash);
+        self.entries[start..start + BUCKET]
+            .iter()
+            .flatten()
+            .find(|e| e.check == check)
+            .copied()
+    }
+
+    pub fn store(
+        &mut self,
+        hash: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let check = (hash >> 32) as u32;
+        let start = self.bucket(hash);
+        let generation = self.generation;
+        let bucket = &mut self.entries[start..start + BUCKET];
+        let slot = bucket
+            .iter()
+            .position(|e| e.is_some_and(|e| e.check == check))
+            .unwrap_or_else(|| {
+                // Replace an empty slot, else the shallowest entry of an older search, else the shallowest.
+                (0..BUCKET)
+                    .min_by_key(|&i| match bucket[i] {
+                        None => i32::MIN,
+                        Some(e) => {
+                            i32::from(e.depth) + if e.generation == generation { 64 } else { 0 }
+                        }
+                    })
+                    .expect("buckets are not empty")
+            });
+        let keep_move = bucket[slot].filter(|e| e.check == check).and_then(|e| e.mv);
+        bucket[slot] = Some(Entry {
+            check,
+            mv: mv.or(keep_move),
+            score: score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            depth: depth.clamp(-1, 127) as i8,
+            bound,
+            generation,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_small_and_found_again() {
+        assert!(size_of::<Option<Entry>>() <= 16);
+        let mut tt = TranspositionTable::new(1);
+        tt.store(0xdead_beef_0000_0001, None, 42, 7, 5, Bound::Exact);
+        let e = tt.probe(0xdead_beef_0000_0001).unwrap();
+        assert_eq!(
+            (e.score, e.eval, e.depth, e.bound),
+            (42, 7, 5, Bound::Exact)
+        );
+        assert!(tt.probe(0x1234_5678_0000_0001).is_none());
+    }
+}
