@@ -214,8 +214,9 @@ fn root_noise_is_seeded() {
 }
 
 /// A player for the strength test: a searcher at fixed depth, or a random mover.
+#[allow(clippy::large_enum_variant, reason = "a handful of players per test")]
 enum Player<'v> {
-    Engine(Box<Searcher<'v>>, u32),
+    Engine(Searcher<'v>, u32),
     Random(ChaCha8Rng),
 }
 
@@ -283,14 +284,14 @@ fn match_score<'v>(
 
 fn engine(v: &Variant, depth: u32) -> Player<'_> {
     Player::Engine(
-        Box::new(Searcher::new(
+        Searcher::new(
             v,
             &EvalParams::default(),
             SearchOptions {
                 hash_megabytes: 4,
                 ..SearchOptions::default()
             },
-        )),
+        ),
         depth,
     )
 }
