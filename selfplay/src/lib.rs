@@ -1,6 +1,26 @@
 //! pocketlab-selfplay: experiments as files, played in parallel, logged to Parquet.
+//!
+//! * [`experiment`]: experiment files, armies, generators, validation.
+//! * [`game`]: one colour-swapped pair, reproducible from its seed.
+//! * [`runner`]: the parallel, resumable, shardable runner.
+//! * [`log`]: the Parquet schema, atomic chunk writing, reading back.
+//! * [`sprt`]: the sequential test that can stop a matchup.
+//! * [`pgn`]: PGN export of logged games.
 
+pub mod experiment;
+pub mod game;
+pub mod log;
+pub mod pgn;
+mod progress;
+pub mod runner;
 pub mod sprt;
 pub mod variant_files;
 
+pub use experiment::{Experiment, ExperimentError};
+pub use runner::{RunOptions, RunSummary, Shard, run};
 pub use variant_files::load_variant;
+
+/// The code version recorded in run manifests.
+pub fn code_version() -> String {
+    format!("pocketlab {}", env!("CARGO_PKG_VERSION"))
+}

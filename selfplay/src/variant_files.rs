@@ -25,7 +25,7 @@ pub fn load_variant(spec: &str) -> Result<Variant, VariantError> {
     let text = read(path)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse_variant(&path.display().to_string(), &text, &|name| {
-        resolve(&dir, name)
+        resolve_beside(&dir, name)
     })
 }
 
@@ -37,8 +37,9 @@ fn read(path: &Path) -> Result<String, VariantError> {
     })
 }
 
-/// A parent is a file beside the child (with or without `.toml`), else a shipped variant.
-fn resolve(dir: &Path, name: &str) -> Option<(String, String)> {
+/// A variant named from a file in `dir`: a file there (with or without
+/// `.toml`), else a shipped variant.
+pub fn resolve_beside(dir: &Path, name: &str) -> Option<(String, String)> {
     let candidates: [PathBuf; 2] = [dir.join(name), dir.join(format!("{name}.toml"))];
     for candidate in candidates {
         if candidate.is_file() {

@@ -2,6 +2,9 @@
 
 mod bench;
 mod perft;
+mod pgn;
+pub mod run;
+mod uci;
 
 use clap::{Parser, Subcommand};
 
@@ -21,12 +24,21 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// List the shipped variants.
     Variants,
+    /// Play an experiment (default: the embedded default experiment).
+    Run(run::RunArgs),
+    /// Export logged games as PGN.
+    Pgn(pgn::PgnArgs),
+    /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
+    Uci,
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Uci) => uci::run(),
+        Some(Command::Run(args)) => run::play(&args).map(|_| ()),
+        Some(Command::Pgn(args)) => pgn::run(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::variant::builtin::names() {
                 let v = pocketlab_core::variant::builtin::load(name)?;
@@ -34,10 +46,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help()?;
-            Ok(())
-        }
+        None => run::play(&run::RunArgs { experiment: None, threads: None, shard: None, out: None, quiet: false }).map(|_| ()),
     }
 }

@@ -1,0 +1,110 @@
+//! `pocketlab run`: play an experiment (the embedded default without arguments).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context;
+use clap::Args;
+use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
+
+/// The default experiment `cargo run --release` plays: a small but real
+/// class-equivalence study (see `configs/experiments/default.toml`).
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../configs/experiments/default.toml");
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Experiment file (TOML). Without one, the embedded default experiment.
+    pub experiment: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Play only part I of N of the schedule (pairs with index % N == I).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Log directory (default: reports/<experiment>/log).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress output.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub fn load_experiment(path: Option<&Path>) -> anyhow::Result<Experiment> {
+    Ok(match path {
+        Some(p) => Experiment::load(p)?,
+        None => Experiment::parse(
+            "configs/experiments/default.toml (embedded)",
+            DEFAULT_EXPERIMENT,
+            Path::new("."),
+        )?,
+    })
+}
+
+/// Play the experiment; returns it and its log directory.
+pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf)> {
+    let exp = load_experiment(args.experiment.as_deref())?;
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("reports").join(&exp.name).join("log"));
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if threads == 0 {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    let options = RunOptions {
+        out_dir: out_dir.clone(),
+        threads,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+        quiet: args.quiet,
+    };
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    // A second Ctrl-C while shutting down kills the process; the log stays whole either way.
+    ctrlc_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    if !args.quiet {
+        eprintln!(
+            "experiment {}: {} matchups, up to {} games, {threads} threads, shard {}, log {}",
+            exp.name,
+            exp.matchups.len(),
+            exp.max_games(),
+            options.shard,
+            out_dir.display()
+        );
+    }
+    let summary = run(&exp, &options, &interrupt)
+        .with_context(|| format!("running experiment {}", exp.name))?;
+    if summary.interrupted {
+        anyhow::bail!(
+            "interrupted after {} new games; the log in {} is complete up to its last chunk: run the same command to resume",
+            summary.played_games,
+            out_dir.display()
+        );
+    }
+    if !args.quiet {
+        let total = summary.resumed_games + summary.played_games;
+        eprintln!(
+            "{} games played in {:.1} s ({:.0} games/hour), {} resumed from the log, {total} in total",
+            summary.played_games,
+            summary.seconds,
+            summary.played_games as f64 / summary.seconds.max(1e-9) * 3600.0,
+            summary.resumed_games
+        );
+    }
+    Ok((exp, out_dir))
+}
+
+fn ctrlc_handler(f: impl FnMut() + Send + 'static) {
+    // Failing to install the handler only loses the graceful shutdown.
+    if let Err(e) = ctrlc::set_handler(f) {
+        eprintln!(
+            "warning: no Ctrl-C handler ({e}); an interrupt will still leave a consistent log"
+        );
+    }
+}

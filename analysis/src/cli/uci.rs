@@ -1,0 +1,911 @@
+//! `pocketlab uci`: the Universal Chess Interface, for every shipped variant
+//! and any variant file.
+//!
+//! The protocol logic lives in [`UciSession`], which takes one input line at
+//! a time and writes its answers to a shared [`Write`] sink, so it can be
+//! driven without a process; [`run`] only connects it to stdin and stdout.
+//!
+//! Searches run on a background thread that owns the [`Searcher`] while it
+//! thinks and hands it back when joined, so `stop`, `isready` and `quit` are
+//! answered during a search. Every `go` is answered by exactly one
+//! `bestmove` (a `go` sent while a search is still running is refused with
+//! an error instead), also when some of its arguments were rejected: a GUI
+//! waiting for a move must never hang on our account.
+//!
+//! Bad input (unknown commands, bad FEN, illegal moves, bad option values)
+//! is answered with `info string error: <reason>` and changes nothing.
+//!
+//! Choices a GUI author may want to know:
+//! * `UCI_Variant` defaults to `chess` (not the lab's default,
+//!   `pocket-mutation`) so that standard chess GUIs work out of the box.
+//!   Setting it, or `VariantFile`, resets the position to the new variant's
+//!   start position.
+//! * `go` with no limit at all searches until `stop`, like `go infinite`.
+//! * Time management: with the mover's clock `t`, increment `i` and
+//!   `movestogo` `m` (30 when absent) the search gets `t / m + 0.8 i`, capped
+//!   at `t / 2`, and at least 1 ms. `movetime` is used as given; with both,
+//!   the smaller wins. `depth` and `nodes` limits apply on top.
+//! * At end of input a running finite search is allowed to finish (so
+//!   `printf 'position startpos\ngo depth 8\n' | pocketlab uci` prints its
+//!   move); an infinite one is stopped. `quit` stops any search at once.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use pocketlab_core::engine::{
+    EvalParams, SearchInfo, SearchLimits, SearchOptions, Searcher, mate_distance,
+};
+use pocketlab_core::variant::builtin;
+use pocketlab_core::{Color, Move, Position, Variant, notation};
+
+/// Where the session writes its answers; shared with the search thread.
+pub type Sink = Arc<Mutex<dyn Write + Send>>;
+
+/// The variant a session starts with. See the module documentation for why
+/// it is `chess` rather than the lab's default.
+pub const DEFAULT_VARIANT: &str = "chess";
+
+const HASH_DEFAULT_MB: usize = 16;
+const HASH_MAX_MB: usize = 4096;
+const ROOT_NOISE_MAX: i32 = 1000;
+/// GUIs store spin values as 32-bit integers.
+const SEED_MAX: u64 = i32::MAX as u64;
+/// Search threads recurse up to `MAX_PLY` deep with positions on the stack.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// Connect a session to stdin and stdout until `quit` or end of input.
+pub fn run() -> anyhow::Result<()> {
+    let out: Sink = Arc::new(Mutex::new(io::stdout()));
+    let mut session = UciSession::new(out);
+    let mut input = io::stdin().lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        // Bytes, not `lines()`: input that is not UTF-8 must not end the session.
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) => break,
+            Ok(_) => {
+                if session.handle(&String::from_utf8_lossy(&buffer)) == Flow::Quit {
+                    return Ok(());
+                }
+            }
+            Err(e) => {
+                session.finish();
+                return Err(anyhow::Error::new(e).context("reading standard input"));
+            }
+        }
+    }
+    session.finish();
+    Ok(())
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Settings that take effect when the next searcher is built.
+#[derive(Clone, Debug)]
+struct Config {
+    hash_megabytes: usize,
+    root_noise: i32,
+    seed: u64,
+    params: EvalParams,
+}
+
+/// A search thread and the handles to stop and join it.
+#[derive(Debug)]
+struct RunningSearch {
+    handle: JoinHandle<Searcher<'static>>,
+    stop: Arc<AtomicBool>,
+    /// Set just before `bestmove` is written: joining then cannot block for long.
+    reported: Arc<AtomicBool>,
+    infinite: bool,
+}
+
+/// One UCI conversation.
+///
+/// Variants are leaked to `&'static` because a [`Searcher`] borrows its
+/// variant and must move to the search thread; a session loads each shipped
+/// variant at most once (cached by name) and a variant file each time
+/// `VariantFile` is set, which a GUI does a handful of times per session.
+pub struct UciSession {
+    out: Sink,
+    config: Config,
+    variant: &'static Variant,
+    shipped: HashMap<&'static str, &'static Variant>,
+    position: Position<'static>,
+    /// Hashes of the positions before `position`, oldest first.
+    history: Vec<u64>,
+    /// Idle searcher; `None` while a search runs or before the first `go`.
+    searcher: Option<Searcher<'static>>,
+    /// The idle searcher no longer matches the variant or `config`.
+    searcher_stale: bool,
+    new_game_pending: bool,
+    search: Option<RunningSearch>,
+}
+
+impl fmt::Debug for UciSession {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UciSession")
+            .field("variant", &self.variant.name)
+            .field("position", &self.position.to_fen())
+            .field("config", &self.config)
+            .field("searching", &self.search.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl UciSession {
+    pub fn new(out: Sink) -> UciSession {
+        let mut shipped = HashMap::new();
+        let variant = shipped_variant(&mut shipped, DEFAULT_VARIANT)
+            .expect("the embedded chess variant builds");
+        UciSession {
+            out,
+            config: Config {
+                hash_megabytes: HASH_DEFAULT_MB,
+                root_noise: 0,
+                seed: 0,
+                params: EvalParams::default(),
+            },
+            variant,
+            shipped,
+            position: Position::start(variant),
+            history: Vec::new(),
+            searcher: None,
+            searcher_stale: false,
+            new_game_pending: false,
+            search: None,
+        }
+    }
+
+    /// Handle one input line. Unknown leading words are reported and
+    /// skipped, as the UCI specification asks (`joho debug on` is `debug on`).
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.is_empty() {
+            return Flow::Continue;
+        }
+        let Some(start) = tokens.iter().position(|t| is_command(t)) else {
+            self.error(format_args!("unknown command '{}'", tokens.join(" ")));
+            return Flow::Continue;
+        };
+        if start > 0 {
+            self.error(format_args!(
+                "unknown command '{}' ignored",
+                tokens[..start].join(" ")
+            ));
+        }
+        let args = &tokens[start + 1..];
+        match tokens[start] {
+            "uci" => self.uci(),
+            "isready" => self.say("readyok"),
+            "debug" | "register" => {}
+            "ucinewgame" => self.new_game(),
+            "setoption" => {
+                // The raw text from the command on: option values keep their spacing.
+                let from = tokens[start].as_ptr() as usize - line.as_ptr() as usize;
+                self.set_option(&line[from..]);
+            }
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => self.stop(),
+            "ponderhit" => self.error("ponderhit: pondering is not supported"),
+            "quit" => {
+                self.stop();
+                return Flow::Quit;
+            }
+            other => unreachable!("is_command accepted '{other}'"),
+        }
+        Flow::Continue
+    }
+
+    /// End of input: let a finite search finish, stop an infinite one.
+    pub fn finish(&mut self) {
+        if self.search.as_ref().is_some_and(|s| s.infinite) {
+            self.stop();
+        } else {
+            self.join_search();
+        }
+    }
+
+    fn uci(&self) {
+        let variants: String = builtin::names().map(|n| format!(" var {n}")).collect();
+        self.say(&format!("id name pocketlab {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author pocketlab developers");
+        self.say(&format!(
+            "option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"
+        ));
+        self.say(&format!(
+            "option name UCI_Variant type combo default {DEFAULT_VARIANT}{variants}"
+        ));
+        self.say("option name VariantFile type string default <empty>");
+        self.say("option name EvalFile type string default <empty>");
+        self.say(&format!(
+            "option name RootNoise type spin default 0 min 0 max {ROOT_NOISE_MAX}"
+        ));
+        self.say(&format!(
+            "option name Seed type spin default 0 min 0 max {SEED_MAX}"
+        ));
+        self.say("uciok");
+    }
+
+    fn new_game(&mut self) {
+        match self.searcher.as_mut() {
+            Some(searcher) if self.search.is_none() => searcher.new_game(),
+            _ => self.new_game_pending = true,
+        }
+    }
+
+    /// `setoption name <name> [value <value>]`; names are case-insensitive,
+    /// values are taken verbatim (file paths may contain spaces).
+    fn set_option(&mut self, line: &str) {
+        let Some((name, value)) = parse_setoption(line) else {
+            self.error("setoption: expected 'setoption name <name> [value <value>]'");
+            return;
+        };
+        if let Err(reason) = self.apply_option(&name, value.as_deref().unwrap_or("")) {
+            self.error(format_args!("setoption {name}: {reason}"));
+        }
+    }
+
+    fn apply_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                self.config.hash_megabytes = parse_spin(value, 1, HASH_MAX_MB as u64)? as usize;
+            }
+            "rootnoise" => {
+                self.config.root_noise = parse_spin(value, 0, ROOT_NOISE_MAX as u64)? as i32;
+            }
+            "seed" => self.config.seed = parse_spin(value, 0, SEED_MAX)?,
+            "evalfile" => self.config.params = load_params(value)?,
+            "uci_variant" => {
+                let name = builtin::names()
+                    .find(|n| n.eq_ignore_ascii_case(value))
+                    .ok_or_else(|| {
+                        format!(
+                            "'{value}' is not a shipped variant ({})",
+                            builtin::names().collect::<Vec<_>>().join(", ")
+                        )
+                    })?;
+                let variant = shipped_variant(&mut self.shipped, name)?;
+                self.switch_variant(variant);
+                return Ok(());
+            }
+            "variantfile" => {
+                if is_empty_value(value) {
+                    return Ok(());
+                }
+                let variant =
+                    pocketlab_selfplay::load_variant(value).map_err(|e| e.to_string())?;
+                self.switch_variant(Box::leak(Box::new(variant)));
+                return Ok(());
+            }
+            _ => return Err("no such option".into()),
+        }
+        self.searcher_stale = true;
+        Ok(())
+    }
+
+    fn switch_variant(&mut self, variant: &'static Variant) {
+        self.variant = variant;
+        self.position = Position::start(variant);
+        self.history.clear();
+        self.searcher_stale = true;
+    }
+
+    /// `position startpos|fen <FEN> [moves …]`. All or nothing: on any
+    /// error the previous position stays.
+    fn set_position(&mut self, args: &[&str]) {
+        match parse_position(self.variant, args) {
+            Ok((position, history)) => {
+                self.position = position;
+                self.history = history;
+            }
+            Err(reason) => self.error(format_args!("position: {reason}")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if let Some(running) = &self.search {
+            if !running.reported.load(Ordering::Acquire) {
+                self.error("go: a search is already running; send stop first");
+                return;
+            }
+            self.join_search();
+        }
+        let (request, errors) = GoRequest::parse(args);
+        for e in errors {
+            self.error(format_args!("go: {e}"));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut limits = request.limits(self.position.side_to_move());
+        limits.stop = Some(Arc::clone(&stop));
+        let infinite = request.is_infinite();
+
+        let mut searcher = match self.searcher.take() {
+            Some(s) if !self.searcher_stale => s,
+            _ => Searcher::new(self.variant, &self.config.params, self.search_options()),
+        };
+        self.searcher_stale = false;
+        if std::mem::take(&mut self.new_game_pending) {
+            searcher.new_game();
+        }
+
+        let reported = Arc::new(AtomicBool::new(false));
+        let job = SearchJob {
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            infinite,
+            stop: Arc::clone(&stop),
+            reported: Arc::clone(&reported),
+            out: Arc::clone(&self.out),
+        };
+        let spawned = std::thread::Builder::new()
+            .name("uci-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || job.run(searcher));
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    handle,
+                    stop,
+                    reported,
+                    infinite,
+                });
+            }
+            Err(e) => {
+                // The searcher went down with the closure; the next `go` builds one.
+                self.error(format_args!("go: cannot start the search thread: {e}"));
+                let fallback = self.position.legal_moves().first().copied();
+                self.say(&format!("bestmove {}", move_text(&self.position, fallback)));
+            }
+        }
+    }
+
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            hash_megabytes: self.config.hash_megabytes,
+            root_noise: self.config.root_noise,
+            seed: self.config.seed,
+        }
+    }
+
+    /// Stop a running search and wait for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(running) = &self.search {
+            running.stop.store(true, Ordering::Release);
+            // An infinite search that already finished waits parked for `stop`.
+            running.handle.thread().unpark();
+        }
+        self.join_search();
+    }
+
+    /// Wait for the search thread, if any, and take its searcher back.
+    fn join_search(&mut self) {
+        let Some(running) = self.search.take() else {
+            return;
+        };
+        match running.handle.join() {
+            Ok(searcher) => {
+                self.searcher = Some(searcher);
+                if std::mem::take(&mut self.new_game_pending) {
+                    self.new_game();
+                }
+            }
+            Err(_) => {
+                self.searcher = None;
+                self.error("the search thread failed; a new searcher will be built");
+            }
+        }
+    }
+
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    fn error(&self, reason: impl fmt::Display) {
+        self.say(&format!("info string error: {reason}"));
+    }
+}
+
+/// Commands the session knows.
+fn is_command(token: &str) -> bool {
+    matches!(
+        token,
+        "uci"
+            | "isready"
+            | "debug"
+            | "register"
+            | "ucinewgame"
+            | "setoption"
+            | "position"
+            | "go"
+            | "stop"
+            | "ponderhit"
+            | "quit"
+    )
+}
+
+/// Write one line and flush. Write errors are ignored: a GUI that closed
+/// our stdout also closes our stdin, which ends the session.
+fn say(out: &Sink, line: &str) {
+    let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn shipped_variant(
+    cache: &mut HashMap<&'static str, &'static Variant>,
+    name: &'static str,
+) -> Result<&'static Variant, String> {
+    if let Some(v) = cache.get(name) {
+        return Ok(v);
+    }
+    let variant: &'static Variant =
+        Box::leak(Box::new(builtin::load(name).map_err(|e| e.to_string())?));
+    cache.insert(name, variant);
+    Ok(variant)
+}
+
+/// `<empty>` is how UCI GUIs write an empty string option.
+fn is_empty_value(value: &str) -> bool {
+    value.is_empty() || value == "<empty>"
+}
+
+fn load_params(path: &str) -> Result<EvalParams, String> {
+    if is_empty_value(path) {
+        return Ok(EvalParams::default());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    EvalParams::from_toml(path, &text).map_err(|e| e.to_string())
+}
+
+fn parse_spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
+    let n: u64 = value
+        .parse()
+        .map_err(|_| format!("'{value}' is not a whole number"))?;
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is outside {min}..={max}"))
+    }
+}
+
+/// Split `setoption name <name words> [value <rest>]` into the name (words
+/// joined by one space) and the raw value after the `value` keyword.
+fn parse_setoption(line: &str) -> Option<(String, Option<String>)> {
+    let rest = after_word(line, "setoption")?;
+    let rest = after_word(rest, "name")?;
+    let (name, value) = match find_word(rest, "value") {
+        Some(at) => (&rest[..at], Some(rest[at + "value".len()..].trim().to_owned())),
+        None => (rest, None),
+    };
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!name.is_empty()).then_some((name, value))
+}
+
+/// The text after the first whitespace-delimited `word`, if it is the first word.
+fn after_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
+    let trimmed = text.trim_start();
+    let rest = trimmed.strip_prefix(word)?;
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then_some(rest)
+}
+
+/// Byte offset of `word` standing alone (between whitespace or the ends).
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        before.is_none_or(char::is_whitespace) && after.is_none_or(char::is_whitespace)
+    })
+}
+
+/// The position and the hashes of the positions before it.
+fn parse_position(
+    variant: &'static Variant,
+    args: &[&str],
+) -> Result<(Position<'static>, Vec<u64>), String> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let mut position = match setup.split_first() {
+        Some((&"startpos", [])) => Position::start(variant),
+        Some((&"startpos", extra)) => {
+            return Err(format!(
+                "unexpected '{}' after startpos (expected 'moves')",
+                extra.join(" ")
+            ));
+        }
+        Some((&"fen", [])) => return Err("'fen' needs a FEN".into()),
+        Some((&"fen", fen)) => {
+            let fen = fen.join(" ");
+            Position::from_fen(variant, &fen).map_err(|e| format!("'{fen}': {e}"))?
+        }
+        _ => return Err("expected 'startpos' or 'fen <FEN>', then optionally 'moves …'".into()),
+    };
+    let mut history = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let mv = notation::parse(&position, text)
+            .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
+        history.push(position.hash());
+        position = position.after(mv);
+    }
+    Ok((position, history))
+}
+
+/// The arguments of `go`.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct GoRequest {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    /// Remaining time and increment in ms, by colour (white, black).
+    time: [Option<u64>; 2],
+    inc: [Option<u64>; 2],
+    movestogo: Option<u32>,
+    infinite: bool,
+}
+
+impl GoRequest {
+    /// Parse what can be parsed; the errors name what was ignored.
+    fn parse(args: &[&str]) -> (GoRequest, Vec<String>) {
+        let mut request = GoRequest::default();
+        let mut errors = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            let value = args.get(i + 1).copied();
+            let takes_value = matches!(
+                key,
+                "depth"
+                    | "nodes"
+                    | "movetime"
+                    | "wtime"
+                    | "btime"
+                    | "winc"
+                    | "binc"
+                    | "movestogo"
+                    | "mate"
+            );
+            if !takes_value {
+                match key {
+                    "infinite" => request.infinite = true,
+                    "ponder" => errors.push("'ponder' is not supported; ignored".into()),
+                    "searchmoves" => {
+                        errors.push("'searchmoves' is not supported; ignored".into());
+                        // Skip the move list up to the next keyword.
+                        while args.get(i + 1).is_some_and(|t| !is_go_keyword(t)) {
+                            i += 1;
+                        }
+                    }
+                    _ => errors.push(format!("unknown argument '{key}' ignored")),
+                }
+                i += 1;
+                continue;
+            }
+            let Some(value) = value else {
+                errors.push(format!("'{key}' needs a value"));
+                break;
+            };
+            if let Err(e) = request.set(key, value) {
+                errors.push(format!("{key}: {e}; ignored"));
+            }
+            i += 2;
+        }
+        (request, errors)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        // Clocks may be negative when a GUI lets time run out: treat as 0.
+        let millis = || {
+            value
+                .parse::<i64>()
+                .map(|v| v.max(0) as u64)
+                .map_err(|_| format!("'{value}' is not a number of milliseconds"))
+        };
+        let count = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("'{value}' is not a whole number"))
+        };
+        let small = || {
+            count().and_then(|n| u32::try_from(n).map_err(|_| format!("{n} is too large")))
+        };
+        match key {
+            "depth" => self.depth = Some(small()?),
+            "nodes" => self.nodes = Some(count()?),
+            "movetime" => self.movetime = Some(millis()?),
+            "wtime" => self.time[0] = Some(millis()?),
+            "btime" => self.time[1] = Some(millis()?),
+            "winc" => self.inc[0] = Some(millis()?),
+            "binc" => self.inc[1] = Some(millis()?),
+            "movestogo" => self.movestogo = Some(small()?),
+            "mate" => return Err("mate search is not supported".into()),
+            _ => unreachable!("not a go keyword: {key}"),
+        }
+        Ok(())
+    }
+
+    /// `go infinite`, or a bare `go` with no limit: search until `stop`.
+    fn is_infinite(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.movetime.is_none()
+                && self.time.iter().all(Option::is_none))
+    }
+
+    /// Limits for the side to move (without the stop flag).
+    fn limits(&self, side: Color) -> SearchLimits {
+        let mut limits = SearchLimits {
+            depth: self.depth,
+            nodes: self.nodes,
+            ..SearchLimits::default()
+        };
+        if self.infinite {
+            return limits;
+        }
+        let index = usize::from(side == Color::Black);
+        let clock = self.time[index]
+            .map(|t| clock_budget(t, self.inc[index].unwrap_or(0), self.movestogo));
+        let fixed = self.movetime.map(Duration::from_millis);
+        limits.movetime = match (clock, fixed) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        limits
+    }
+}
+
+fn is_go_keyword(token: &str) -> bool {
+    matches!(
+        token,
+        "depth"
+            | "nodes"
+            | "movetime"
+            | "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "mate"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+/// Time for one move: `remaining / movestogo (30 if unknown) + 0.8 · inc`,
+/// capped at half the remaining time so one move never loses on time, and
+/// at least 1 ms.
+fn clock_budget(remaining_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> Duration {
+    let moves = u64::from(movestogo.filter(|&m| m > 0).unwrap_or(30));
+    let budget = remaining_ms / moves + inc_ms * 4 / 5;
+    Duration::from_millis(budget.min(remaining_ms / 2).max(1))
+}
+
+/// Everything the search thread needs.
+struct SearchJob {
+    position: Position<'static>,
+    history: Vec<u64>,
+    limits: SearchLimits,
+    infinite: bool,
+    stop: Arc<AtomicBool>,
+    reported: Arc<AtomicBool>,
+    out: Sink,
+}
+
+impl SearchJob {
+    fn run(self, mut searcher: Searcher<'static>) -> Searcher<'static> {
+        let pos = &self.position;
+        let result = searcher.search_with_info(pos, &self.history, &self.limits, &mut |info| {
+            say(&self.out, &info_line(pos, info));
+        });
+        // UCI: in infinite mode `bestmove` waits for `stop`, even after a mate is found.
+        while self.infinite && !self.stop.load(Ordering::Acquire) {
+            std::thread::park();
+        }
+        if result.best_move.is_none() {
+            say(
+                &self.out,
+                &format!("info depth 0 score {}", uci_score(result.score)),
+            );
+        }
+        // Before the line goes out: a GUI may send the next `go` as soon as it
+        // reads `bestmove`, and that `go` must find this search joinable.
+        self.reported.store(true, Ordering::Release);
+        say(
+            &self.out,
+            &format!("bestmove {}", move_text(pos, result.best_move)),
+        );
+        searcher
+    }
+}
+
+/// `info depth … pv …` for one completed iteration.
+fn info_line(pos: &Position<'_>, info: &SearchInfo) -> String {
+    let micros = info.elapsed.as_micros().max(1);
+    let nps = u128::from(info.nodes) * 1_000_000 / micros;
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {nps} time {}",
+        info.depth,
+        info.seldepth.max(info.depth),
+        uci_score(info.score),
+        info.nodes,
+        info.elapsed.as_millis(),
+    );
+    let pv = pv_text(pos, &info.pv);
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv);
+    }
+    line
+}
+
+/// The principal variation in move notation, cut at the first move that is
+/// not legal (a defensive check; the searcher only returns legal lines).
+fn pv_text(pos: &Position<'_>, pv: &[Move]) -> String {
+    let mut pos = pos.clone();
+    let mut words = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        words.push(notation::format(&pos, mv));
+        pos = pos.after(mv);
+    }
+    words.join(" ")
+}
+
+fn move_text(pos: &Position<'_>, mv: Option<Move>) -> String {
+    mv.map_or_else(|| "0000".to_owned(), |mv| notation::format(pos, mv))
+}
+
+/// `cp X`, or `mate N` in moves (negative: the side to move is mated).
+fn uci_score(score: i32) -> String {
+    match mate_distance(score) {
+        Some(plies) => format!("mate {}", plies.signum() * ((plies.abs() + 1) / 2)),
+        None => format!("cp {score}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pocketlab_core::engine::MATE;
+
+    fn session() -> (UciSession, Arc<Mutex<Vec<u8>>>) {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let sink: Sink = buffer.clone();
+        (UciSession::new(sink), buffer)
+    }
+
+    fn output(buffer: &Arc<Mutex<Vec<u8>>>) -> String {
+        String::from_utf8(buffer.lock().unwrap().clone()).unwrap()
+    }
+
+    #[test]
+    fn clock_budget_follows_the_documented_formula() {
+        assert_eq!(clock_budget(60_000, 0, None), Duration::from_millis(2_000));
+        assert_eq!(clock_budget(60_000, 1_000, Some(10)), Duration::from_millis(6_800));
+        // Capped at half the remaining time, and never zero.
+        assert_eq!(clock_budget(1_000, 5_000, Some(1)), Duration::from_millis(500));
+        assert_eq!(clock_budget(0, 0, None), Duration::from_millis(1));
+    }
+
+    #[test]
+    fn go_uses_the_side_to_moves_clock_and_the_smaller_limit() {
+        let (request, errors) = GoRequest::parse(&[
+            "wtime", "60000", "btime", "3000", "winc", "0", "binc", "0", "movetime", "5000",
+        ]);
+        assert!(errors.is_empty());
+        assert_eq!(
+            request.limits(Color::White).movetime,
+            Some(Duration::from_millis(2_000))
+        );
+        assert_eq!(
+            request.limits(Color::Black).movetime,
+            Some(Duration::from_millis(100))
+        );
+        assert!(!request.is_infinite());
+        assert!(GoRequest::parse(&[]).0.is_infinite());
+    }
+
+    #[test]
+    fn go_reports_bad_arguments_and_keeps_the_good_ones() {
+        let (request, errors) =
+            GoRequest::parse(&["depth", "x", "frob", "nodes", "500", "searchmoves", "e2e4", "e2e3"]);
+        assert_eq!(request.nodes, Some(500));
+        assert_eq!(request.depth, None);
+        assert_eq!(errors.len(), 3, "{errors:?}");
+    }
+
+    #[test]
+    fn mate_scores_are_reported_in_moves() {
+        assert_eq!(uci_score(MATE - 1), "mate 1");
+        assert_eq!(uci_score(MATE - 3), "mate 2");
+        assert_eq!(uci_score(-(MATE - 2)), "mate -1");
+        assert_eq!(uci_score(-35), "cp -35");
+    }
+
+    #[test]
+    fn setoption_values_keep_spaces_and_names_ignore_case() {
+        assert_eq!(
+            parse_setoption("setoption name VariantFile value /tmp/my variant.toml"),
+            Some(("VariantFile".into(), Some("/tmp/my variant.toml".into())))
+        );
+        assert_eq!(
+            parse_setoption("setoption  name  Clear   Hash"),
+            Some(("Clear Hash".into(), None))
+        );
+        assert_eq!(parse_setoption("setoption value 3"), None);
+        let (mut s, _) = session();
+        s.handle("setoption name hash value 32");
+        assert_eq!(s.config.hash_megabytes, 32);
+    }
+
+    #[test]
+    fn a_bad_position_keeps_the_previous_one() {
+        let (mut s, buffer) = session();
+        s.handle("position startpos moves e2e4");
+        let fen = s.position.to_fen();
+        s.handle("position startpos moves e7e5");
+        s.handle("position fen not/a/fen w");
+        assert_eq!(s.position.to_fen(), fen);
+        assert_eq!(s.history.len(), 1);
+        assert_eq!(output(&buffer).matches("info string error: position").count(), 2);
+    }
+
+    #[test]
+    fn switching_variant_resets_the_position() {
+        let (mut s, _) = session();
+        s.handle("position startpos moves e2e4");
+        s.handle("setoption name UCI_Variant value Pocket-Mutation");
+        assert_eq!(s.variant.name, "pocket-mutation");
+        assert_eq!(s.position.to_fen(), s.variant.start_fen);
+        assert!(s.history.is_empty());
+    }
+
+    #[test]
+    fn unknown_leading_words_are_skipped() {
+        let (mut s, buffer) = session();
+        assert_eq!(s.handle("joho isready"), Flow::Continue);
+        let out = output(&buffer);
+        assert!(out.contains("info string error: unknown command 'joho' ignored"));
+        assert!(out.ends_with("readyok\n"));
+    }
+
+    #[test]
+    fn a_search_answers_with_one_bestmove() {
+        let (mut s, buffer) = session();
+        s.handle("position startpos");
+        s.handle("go depth 2");
+        s.finish();
+        let out = output(&buffer);
+        assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+        assert!(out.contains("info depth 2 "), "{out}");
+    }
+
+    #[test]
+    fn a_position_without_moves_answers_0000() {
+        let (mut s, buffer) = session();
+        // White is checkmated (fool's mate).
+        s.handle("position startpos moves f2f3 e7e5 g2g4 d8h4");
+        s.handle("go depth 3");
+        s.finish();
+        let out = output(&buffer);
+        assert!(out.contains("info depth 0 score mate 0\nbestmove 0000\n"), "{out}");
+    }
+}

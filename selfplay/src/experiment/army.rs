@@ -1,0 +1,163 @@
+//! Armies: one side's pieces of the variant's start position, transformed
+//! by substitutions, removals and pocketed pieces.
+
+use pocketlab_core::{Color, Piece, PieceType, Position, Square, Variant};
+
+use super::EngineSettings;
+
+/// One side's setup and engine.
+#[derive(Clone, Debug)]
+pub struct Army {
+    pub name: String,
+    /// Letter substitutions applied to this side's pieces.
+    pub replace: Vec<(PieceType, PieceType)>,
+    /// Squares emptied, from this side's view (White's coordinates, mirrored for Black).
+    pub remove: Vec<Square>,
+    pub pocket: Vec<PieceType>,
+    pub engine: EngineSettings,
+}
+
+impl Army {
+    /// The army with nothing changed.
+    pub fn base(name: &str, engine: EngineSettings) -> Army {
+        Army {
+            name: name.to_owned(),
+            replace: Vec::new(),
+            remove: Vec::new(),
+            pocket: Vec::new(),
+            engine,
+        }
+    }
+
+    /// A short description for logs and reports: `N->I, -f2, +[P]`.
+    pub fn describe(&self, variant: &Variant) -> String {
+        let mut parts: Vec<String> = self
+            .replace
+            .iter()
+            .map(|&(a, b)| format!("{}->{}", variant.letter(a), variant.letter(b)))
+            .collect();
+        parts.extend(self.remove.iter().map(|s| format!("-{s}")));
+        if !self.pocket.is_empty() {
+            parts.push(format!(
+                "+[{}]",
+                self.pocket
+                    .iter()
+                    .map(|&t| variant.letter(t))
+                    .collect::<String>()
+            ));
+        }
+        if parts.is_empty() {
+            "base".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn transform(&self, piece: Piece, sq: Square) -> Option<Piece> {
+        let own_view = match piece.color {
+            Color::White => sq,
+            Color::Black => sq.flip_vertical(),
+        };
+        if self.remove.contains(&own_view) {
+            return None;
+        }
+        let kind = self
+            .replace
+            .iter()
+            .find(|(from, _)| *from == piece.kind)
+            .map_or(piece.kind, |&(_, to)| to);
+        Some(Piece {
+            color: piece.color,
+            kind,
+        })
+    }
+}
+
+/// The start FEN with `white`'s army for White and `black`'s for Black.
+pub fn start_fen(variant: &Variant, white: &Army, black: &Army) -> Result<String, String> {
+    let base = Position::start(variant);
+    let mut board: [Option<Piece>; 64] = [None; 64];
+    for sq in Square::all() {
+        if let Some(p) = base.piece_at(sq) {
+            let army = if p.color == Color::White {
+                white
+            } else {
+                black
+            };
+            board[sq.index()] = army.transform(p, sq);
+        }
+    }
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[Square::from_coords(file, rank).index()] {
+                Some(p) => {
+                    if empty > 0 {
+                        placement.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    let c = variant.letter(p.kind);
+                    placement.push(if p.color == Color::White {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    });
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            placement.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    if variant.has_pocket() {
+        placement.push('[');
+        for color in Color::ALL {
+            let army = if color == Color::White { white } else { black };
+            for (kind, n) in base.pocket(color) {
+                for _ in 0..n {
+                    placement.push(letter(variant, color, kind));
+                }
+            }
+            for &kind in &army.pocket {
+                placement.push(letter(variant, color, kind));
+            }
+        }
+        placement.push(']');
+    } else if !white.pocket.is_empty() || !black.pocket.is_empty() {
+        return Err(
+            "the variant has no pocket, so an army cannot start with pocketed pieces".into(),
+        );
+    }
+    let base_fen = base.to_fen();
+    let fields: Vec<&str> = base_fen.split_whitespace().collect();
+    let side = fields[1];
+    // Keep each castling right the transformed position still supports.
+    let mut castling: String = fields[2].chars().filter(|&c| c != '-').collect();
+    castling.retain(|c| {
+        let fen = format!("{placement} {side} {c} - 0 1");
+        Position::from_fen(variant, &fen).is_ok()
+    });
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    let fen = format!(
+        "{placement} {side} {castling} - {} {}",
+        fields[4], fields[5]
+    );
+    Position::from_fen(variant, &fen).map_err(|e| format!("{fen}: {e}"))?;
+    Ok(fen)
+}
+
+fn letter(variant: &Variant, color: Color, kind: PieceType) -> char {
+    let c = variant.letter(kind);
+    if color == Color::White {
+        c
+    } else {
+        c.to_ascii_lowercase()
+    }
+}

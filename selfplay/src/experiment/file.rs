@@ -1,0 +1,155 @@
+//! The TOML schema of experiment files. Unknown keys are errors.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// A shipped variant name or a variant file path (relative to this file).
+    pub variant: String,
+    pub seed: u64,
+    /// Overrides of the variant's settings, written as in a variant file
+    /// (`pocket = { mutation = false }`).
+    #[serde(default)]
+    pub rules: Option<toml::Table>,
+    #[serde(default)]
+    pub engine: EngineFile,
+    #[serde(default)]
+    pub openings: OpeningsFile,
+    #[serde(default)]
+    pub adjudication: AdjudicationFile,
+    #[serde(default)]
+    pub stop: StopFile,
+    #[serde(default)]
+    pub log: LogFile,
+    #[serde(default)]
+    pub armies: BTreeMap<String, ArmyFile>,
+    #[serde(default)]
+    pub matchups: Vec<MatchupFile>,
+    #[serde(default)]
+    pub generators: Vec<GeneratorFile>,
+}
+
+/// Engine settings; an army's `engine` table overrides the experiment's.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct EngineFile {
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    /// Evaluation parameter file (relative to the experiment file).
+    pub eval: Option<String>,
+    pub hash_mb: Option<usize>,
+    /// Seeded root randomness in centipawns (0 = off).
+    pub root_noise: Option<i32>,
+}
+
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsFile {
+    /// Random plies played from the start, the same in both games of a pair.
+    pub random_plies: Option<u32>,
+    /// A file of start positions (FEN, one per line, `#` comments), used in turn.
+    pub book: Option<String>,
+}
+
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicationFile {
+    pub max_plies: Option<u32>,
+    /// Win when both engines' scores agree beyond this (centipawns) for `resign_moves` moves each; 0 = off.
+    pub resign_score: Option<i32>,
+    pub resign_moves: Option<u32>,
+    /// Draw when both scores stay within this for `draw_moves` moves each, after `draw_after_ply`; 0 = off.
+    pub draw_score: Option<i32>,
+    pub draw_moves: Option<u32>,
+    pub draw_after_ply: Option<u32>,
+}
+
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct StopFile {
+    /// Game pairs per matchup (the most, with SPRT).
+    pub pairs: Option<u64>,
+    pub sprt: Option<SprtFile>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SprtFile {
+    pub elo0: f64,
+    pub elo1: f64,
+    #[serde(default = "default_error_rate")]
+    pub alpha: f64,
+    #[serde(default = "default_error_rate")]
+    pub beta: f64,
+}
+
+fn default_error_rate() -> f64 {
+    0.05
+}
+
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LogFile {
+    /// Write the `moves` table.
+    pub moves: Option<bool>,
+    /// Record the FEN every this many plies in the moves table (0 = never).
+    pub fen_every: Option<u32>,
+    /// Games per Parquet chunk.
+    pub chunk_games: Option<usize>,
+}
+
+/// An army: the variant's start position for one side, transformed.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyFile {
+    /// Letter substitutions on this side's pieces: `{ N = "I" }`.
+    #[serde(default)]
+    pub replace: BTreeMap<String, String>,
+    /// Squares (from this side's view: White's coordinates, mirrored for Black) emptied.
+    #[serde(default)]
+    pub remove: Vec<String>,
+    /// Pieces this side starts with in its pocket (letters).
+    #[serde(default)]
+    pub pocket: String,
+    #[serde(default)]
+    pub engine: Option<EngineFile>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct MatchupFile {
+    pub a: String,
+    pub b: String,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "kebab-case")]
+pub enum GeneratorFile {
+    /// Every pair of pieces of one class, each placed on the same slots.
+    ClassEquivalence {
+        class: u8,
+        /// The letter whose squares receive the class's pieces (default: the
+        /// first class member found in the start position).
+        slots: Option<String>,
+    },
+    /// Army `a` against army `b`.
+    Imbalance { a: String, b: String },
+    /// The base army against itself a pawn down, to express scores in pawns.
+    PawnOdds {
+        /// The pawn removed, from the weaker side's view.
+        #[serde(default = "default_odds_square")]
+        square: String,
+    },
+    /// Every pair among the listed armies.
+    RoundRobin { armies: Vec<String> },
+}
+
+fn default_odds_square() -> String {
+    "f2".into()
+}

@@ -1,0 +1,541 @@
+//! Experiments: what to play, read from a TOML file and validated before
+//! any game starts.
+//!
+//! An experiment names a variant (with optional rule overrides), armies (the
+//! variant's start position for one side, with substitutions such as
+//! "knights become nightriders"), matchups between armies, engine settings,
+//! openings, adjudication and a stop rule (a number of game pairs, or SPRT).
+//! Generators write the armies and matchups for the lab's questions:
+//! `class-equivalence`, `imbalance`, `pawn-odds` and `round-robin`.
+
+mod army;
+mod file;
+mod generate;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use pocketlab_core::engine::EvalParams;
+use pocketlab_core::variant::parse_variant;
+use pocketlab_core::{Position, Square, Variant};
+
+pub use army::{Army, start_fen};
+use file::{EngineFile, ExperimentFile};
+
+use crate::sprt::Sprt;
+use crate::variant_files;
+
+/// Why an experiment file was rejected: file, key and reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExperimentError {
+    pub file: String,
+    pub key: String,
+    pub reason: String,
+}
+
+impl fmt::Display for ExperimentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "experiment file '{}': {}", self.file, self.reason)
+        } else {
+            write!(
+                f,
+                "experiment file '{}', key '{}': {}",
+                self.file, self.key, self.reason
+            )
+        }
+    }
+}
+
+impl std::error::Error for ExperimentError {}
+
+/// How one player searches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSettings {
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub eval: EvalParams,
+    /// Where the evaluation parameters came from (`default` or a file).
+    pub eval_label: String,
+    pub hash_mb: usize,
+    pub root_noise: i32,
+}
+
+impl EngineSettings {
+    pub fn describe(&self) -> String {
+        let mut s = match (self.nodes, self.depth) {
+            (Some(n), Some(d)) => format!("nodes={n} depth={d}"),
+            (Some(n), None) => format!("nodes={n}"),
+            (None, Some(d)) => format!("depth={d}"),
+            (None, None) => "unlimited".to_owned(),
+        };
+        s.push_str(&format!(" eval={}", self.eval_label));
+        if self.root_noise > 0 {
+            s.push_str(&format!(" noise={}", self.root_noise));
+        }
+        s
+    }
+}
+
+/// Two armies that play colour-swapped game pairs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matchup {
+    pub name: String,
+    pub a: usize,
+    pub b: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Openings {
+    pub random_plies: u32,
+    /// Start positions from a book file, used in turn by pair index.
+    pub book: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    pub max_plies: u32,
+    pub resign_score: i32,
+    pub resign_moves: u32,
+    pub draw_score: i32,
+    pub draw_moves: u32,
+    pub draw_after_ply: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct StopRule {
+    pub pairs: u64,
+    pub sprt: Option<Sprt>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogSettings {
+    pub moves: bool,
+    pub fen_every: u32,
+    pub chunk_games: usize,
+}
+
+/// A validated experiment.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub name: String,
+    pub description: String,
+    /// How the file named the variant.
+    pub variant_label: String,
+    pub variant: Variant,
+    /// The rule overrides in force, as variant-file TOML (empty: none).
+    pub rule_overrides: String,
+    pub seed: u64,
+    pub armies: Vec<Army>,
+    pub matchups: Vec<Matchup>,
+    pub openings: Openings,
+    pub adjudication: Adjudication,
+    pub stop: StopRule,
+    pub log: LogSettings,
+    /// FNV-1a hash of the file text: a resumed run must match it.
+    pub source_hash: u64,
+    pub source_text: String,
+}
+
+/// FNV-1a, stable across Rust versions (unlike `DefaultHasher`).
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    dir: PathBuf,
+}
+
+impl Ctx<'_> {
+    fn err(&self, key: impl Into<String>, reason: impl Into<String>) -> ExperimentError {
+        ExperimentError {
+            file: self.file.to_owned(),
+            key: key.into(),
+            reason: reason.into(),
+        }
+    }
+
+    fn read(&self, key: &str, relative: &str) -> Result<(String, String), ExperimentError> {
+        let path = self.dir.join(relative);
+        std::fs::read_to_string(&path)
+            .map(|text| (path.display().to_string(), text))
+            .map_err(|e| self.err(key, format!("cannot read '{}': {e}", path.display())))
+    }
+}
+
+impl Experiment {
+    /// Read and validate an experiment file.
+    pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
+        let label = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError {
+            file: label.clone(),
+            key: String::new(),
+            reason: format!("cannot read: {e}"),
+        })?;
+        Experiment::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))
+    }
+
+    /// Validate experiment text; relative paths resolve against `dir`.
+    pub fn parse(file: &str, text: &str, dir: &Path) -> Result<Experiment, ExperimentError> {
+        let cx = Ctx {
+            file,
+            dir: dir.to_path_buf(),
+        };
+        let f: ExperimentFile = toml::from_str(text)
+            .map_err(|e| cx.err("", e.to_string().trim_end().replace('\n', " ")))?;
+        if f.name.is_empty()
+            || !f
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(cx.err(
+                "name",
+                "must be non-empty and use only letters, digits, '-' and '_'",
+            ));
+        }
+        let (variant, rule_overrides) = load_variant(&cx, &f)?;
+        let default_engine = engine_settings(&cx, "engine", &f.engine, None)?;
+
+        let mut armies: Vec<Army> = Vec::new();
+        for (name, army) in &f.armies {
+            armies.push(army_from_file(&cx, &variant, name, army, &default_engine)?);
+        }
+        let mut matchups = Vec::new();
+        for (i, g) in f.generators.iter().enumerate() {
+            generate::expand(
+                &cx,
+                &variant,
+                &format!("generators[{}]", i + 1),
+                g,
+                &default_engine,
+                &mut armies,
+                &mut matchups,
+            )?;
+        }
+        for (i, m) in f.matchups.iter().enumerate() {
+            let key = format!("matchups[{}]", i + 1);
+            let a = army_index(&cx, &armies, &key, &m.a)?;
+            let b = army_index(&cx, &armies, &key, &m.b)?;
+            matchups.push(Matchup {
+                name: format!("{}-vs-{}", m.a, m.b),
+                a,
+                b,
+            });
+        }
+        if matchups.is_empty() {
+            return Err(cx.err(
+                "matchups",
+                "no matchup to play (add [[matchups]] or [[generators]])",
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for m in &matchups {
+            if !seen.insert(m.name.clone()) {
+                return Err(cx.err("matchups", format!("matchup '{}' appears twice", m.name)));
+            }
+            if m.a == m.b {
+                return Err(cx.err(
+                    "matchups",
+                    format!("matchup '{}' plays an army against itself", m.name),
+                ));
+            }
+            for (white, black) in [(m.a, m.b), (m.b, m.a)] {
+                start_fen(&variant, &armies[white], &armies[black]).map_err(|e| {
+                    cx.err(
+                        "armies",
+                        format!("matchup '{}': impossible start position: {e}", m.name),
+                    )
+                })?;
+            }
+        }
+
+        let openings = openings(&cx, &f, &variant)?;
+        let transforms =
+            |a: &Army| !a.replace.is_empty() || !a.remove.is_empty() || !a.pocket.is_empty();
+        if !openings.book.is_empty() && armies.iter().any(transforms) {
+            // A book fixes whole positions, so army setups would be silently ignored.
+            return Err(cx.err(
+                "openings.book",
+                "a book of positions needs armies that differ only in their engine",
+            ));
+        }
+        let a = &f.adjudication;
+        let adjudication = Adjudication {
+            max_plies: a.max_plies.unwrap_or(400),
+            resign_score: a.resign_score.unwrap_or(0),
+            resign_moves: a.resign_moves.unwrap_or(4),
+            draw_score: a.draw_score.unwrap_or(0),
+            draw_moves: a.draw_moves.unwrap_or(10),
+            draw_after_ply: a.draw_after_ply.unwrap_or(120),
+        };
+        if adjudication.max_plies == 0 {
+            return Err(cx.err("adjudication.max_plies", "must be at least 1"));
+        }
+        if adjudication.resign_score < 0 || adjudication.draw_score < 0 {
+            return Err(cx.err(
+                "adjudication",
+                "scores are magnitudes: use 0 to turn a rule off, not a negative number",
+            ));
+        }
+        let pairs = f.stop.pairs.unwrap_or(100);
+        if pairs == 0 {
+            return Err(cx.err("stop.pairs", "zero game pairs: nothing would be played"));
+        }
+        if pairs > u64::from(u32::MAX) {
+            return Err(cx.err("stop.pairs", "too many pairs"));
+        }
+        let sprt = match &f.stop.sprt {
+            Some(s) => Some(
+                Sprt::new(s.elo0, s.elo1, s.alpha, s.beta)
+                    .map_err(|e| cx.err("stop.sprt", e.to_string()))?,
+            ),
+            None => None,
+        };
+        let log = LogSettings {
+            moves: f.log.moves.unwrap_or(true),
+            fen_every: f.log.fen_every.unwrap_or(10),
+            chunk_games: f.log.chunk_games.unwrap_or(64).max(1),
+        };
+        Ok(Experiment {
+            name: f.name.clone(),
+            description: f.description.clone(),
+            variant_label: f.variant.clone(),
+            variant,
+            rule_overrides,
+            seed: f.seed,
+            armies,
+            matchups,
+            openings,
+            adjudication,
+            stop: StopRule { pairs, sprt },
+            log,
+            source_hash: stable_hash(text.as_bytes()),
+            source_text: text.to_owned(),
+        })
+    }
+
+    /// Total games if every matchup plays all its pairs.
+    pub fn max_games(&self) -> u64 {
+        self.matchups.len() as u64 * self.stop.pairs * 2
+    }
+}
+
+fn load_variant(cx: &Ctx<'_>, f: &ExperimentFile) -> Result<(Variant, String), ExperimentError> {
+    let dir = cx.dir.clone();
+    let resolve = move |name: &str| variant_files::resolve_beside(&dir, name);
+    let base_spec = f.variant.clone();
+    let overrides = match &f.rules {
+        Some(table) if !table.is_empty() => {
+            toml::to_string(table).map_err(|e| cx.err("rules", e.to_string()))?
+        }
+        _ => String::new(),
+    };
+    if overrides.is_empty() {
+        let (label, text) = resolve(&base_spec).ok_or_else(|| {
+            cx.err(
+                "variant",
+                format!(
+                    "'{base_spec}' is neither a shipped variant nor a file beside the experiment"
+                ),
+            )
+        })?;
+        let v =
+            parse_variant(&label, &text, &resolve).map_err(|e| cx.err("variant", e.to_string()))?;
+        return Ok((v, overrides));
+    }
+    if resolve(&base_spec).is_none() {
+        return Err(cx.err(
+            "variant",
+            format!("'{base_spec}' is neither a shipped variant nor a file beside the experiment"),
+        ));
+    }
+    // The overrides form a child variant inheriting from the named one.
+    let child_name = format!("{}-{}", f.name, "rules");
+    let child = format!("name = \"{child_name}\"\ninherits = \"{base_spec}\"\n{overrides}");
+    let v = parse_variant(&format!("{} [rules]", cx.file), &child, &resolve)
+        .map_err(|e| cx.err("rules", e.to_string()))?;
+    Ok((v, overrides))
+}
+
+fn engine_settings(
+    cx: &Ctx<'_>,
+    key: &str,
+    e: &EngineFile,
+    base: Option<&EngineSettings>,
+) -> Result<EngineSettings, ExperimentError> {
+    let (eval, eval_label) = match &e.eval {
+        Some(path) => {
+            let (label, text) = cx.read(&format!("{key}.eval"), path)?;
+            let params = EvalParams::from_toml(&label, &text)
+                .map_err(|err| cx.err(format!("{key}.eval"), err.to_string()))?;
+            (params, path.clone())
+        }
+        None => base.map_or_else(
+            || (EvalParams::default(), "default".to_owned()),
+            |b| (b.eval.clone(), b.eval_label.clone()),
+        ),
+    };
+    let nodes = e.nodes.or(base.and_then(|b| b.nodes));
+    let depth = e.depth.or(base.and_then(|b| b.depth));
+    let nodes = if nodes.is_none() && depth.is_none() {
+        Some(10_000)
+    } else {
+        nodes
+    };
+    if nodes == Some(0) || depth == Some(0) {
+        return Err(cx.err(key, "nodes and depth must be at least 1"));
+    }
+    if depth.is_some_and(|d| d > 60) {
+        return Err(cx.err(format!("{key}.depth"), "at most 60"));
+    }
+    let hash_mb = e.hash_mb.or(base.map(|b| b.hash_mb)).unwrap_or(8);
+    if !(1..=4096).contains(&hash_mb) {
+        return Err(cx.err(format!("{key}.hash_mb"), "between 1 and 4096"));
+    }
+    let root_noise = e.root_noise.or(base.map(|b| b.root_noise)).unwrap_or(0);
+    if !(0..=1000).contains(&root_noise) {
+        return Err(cx.err(format!("{key}.root_noise"), "between 0 and 1000 centipawns"));
+    }
+    Ok(EngineSettings {
+        nodes,
+        depth,
+        eval,
+        eval_label,
+        hash_mb,
+        root_noise,
+    })
+}
+
+fn piece_letter(
+    cx: &Ctx<'_>,
+    variant: &Variant,
+    key: &str,
+    text: &str,
+) -> Result<pocketlab_core::PieceType, ExperimentError> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_uppercase() => variant.piece_by_letter(c).ok_or_else(|| {
+            cx.err(
+                key,
+                format!("'{c}' is not a piece of variant '{}'", variant.name),
+            )
+        }),
+        _ => Err(cx.err(key, format!("'{text}' is not one upper-case piece letter"))),
+    }
+}
+
+fn army_from_file(
+    cx: &Ctx<'_>,
+    variant: &Variant,
+    name: &str,
+    army: &file::ArmyFile,
+    default_engine: &EngineSettings,
+) -> Result<Army, ExperimentError> {
+    let key = format!("armies.{name}");
+    let mut replace = Vec::new();
+    let start = Position::start(variant);
+    for (from, to) in &army.replace {
+        let k = format!("{key}.replace.{from}");
+        let from_t = piece_letter(cx, variant, &k, from)?;
+        let to_t = piece_letter(cx, variant, &k, to)?;
+        if from_t == variant.royal || to_t == variant.royal {
+            return Err(cx.err(k, "the royal piece cannot be substituted"));
+        }
+        if start.pieces_of_type(from_t).is_empty() {
+            return Err(cx.err(k, format!("the start position has no '{from}' to replace")));
+        }
+        replace.push((from_t, to_t));
+    }
+    let mut remove = Vec::new();
+    for sq in &army.remove {
+        let k = format!("{key}.remove");
+        let square: Square = sq
+            .parse()
+            .map_err(|e: pocketlab_core::types::ParseSquareError| cx.err(&k, e.to_string()))?;
+        match start.piece_at(square) {
+            Some(p) if p.color == pocketlab_core::Color::White && p.kind != variant.royal => {
+                remove.push(square)
+            }
+            Some(_) => {
+                return Err(cx.err(
+                    &k,
+                    format!("{sq} holds the royal piece, which cannot be removed"),
+                ));
+            }
+            None => {
+                return Err(cx.err(
+                    &k,
+                    format!(
+                        "{sq} is empty in the start position (squares are from the army's own side)"
+                    ),
+                ));
+            }
+        }
+    }
+    let mut pocket = Vec::new();
+    for c in army.pocket.chars() {
+        pocket.push(piece_letter(
+            cx,
+            variant,
+            &format!("{key}.pocket"),
+            &c.to_string(),
+        )?);
+    }
+    let engine = match &army.engine {
+        Some(e) => engine_settings(cx, &format!("{key}.engine"), e, Some(default_engine))?,
+        None => default_engine.clone(),
+    };
+    Ok(Army {
+        name: name.to_owned(),
+        replace,
+        remove,
+        pocket,
+        engine,
+    })
+}
+
+fn army_index(
+    cx: &Ctx<'_>,
+    armies: &[Army],
+    key: &str,
+    name: &str,
+) -> Result<usize, ExperimentError> {
+    armies.iter().position(|a| a.name == name).ok_or_else(|| {
+        cx.err(
+            key,
+            format!("no army named '{name}' (define it under [armies.{name}])"),
+        )
+    })
+}
+
+fn openings(
+    cx: &Ctx<'_>,
+    f: &ExperimentFile,
+    variant: &Variant,
+) -> Result<Openings, ExperimentError> {
+    let random_plies = f.openings.random_plies.unwrap_or(4);
+    if random_plies > 40 {
+        return Err(cx.err("openings.random_plies", "at most 40"));
+    }
+    let mut book = Vec::new();
+    if let Some(path) = &f.openings.book {
+        let (label, text) = cx.read("openings.book", path)?;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            Position::from_fen(variant, line)
+                .map_err(|e| cx.err("openings.book", format!("{label} line {}: {e}", i + 1)))?;
+            book.push(line.to_owned());
+        }
+        if book.is_empty() {
+            return Err(cx.err("openings.book", format!("{label} holds no position")));
+        }
+    }
+    Ok(Openings { random_plies, book })
+}

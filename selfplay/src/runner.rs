@@ -1,0 +1,405 @@
+//! Running an experiment: pairs in parallel, results logged in chunks.
+//!
+//! Worker threads (a rayon pool) take pairs from a fixed schedule; the
+//! calling thread collects results, applies the SPRT in pair order, writes
+//! chunks and reports progress. What is logged depends only on the
+//! experiment and its seed: never on the thread count, the timing, or
+//! whether the run was interrupted and resumed.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::experiment::Experiment;
+use crate::game::{PlayedGame, play_pair};
+use crate::log::{ChunkWriter, GameRecord, LogError, Manifest, SCHEMA_VERSION, read_games};
+use crate::progress::Progress;
+use crate::sprt::{PairCounts, SprtDecision};
+
+/// Which part of the schedule this process plays: pairs with `pair % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    fn owns(self, pair: u64) -> bool {
+        pair % u64::from(self.count) == u64::from(self.index)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("'{s}' is not I/N (e.g. 0/4)"))?;
+        let index: u32 = i
+            .parse()
+            .map_err(|_| format!("'{i}' is not a shard index"))?;
+        let count: u32 = n
+            .parse()
+            .map_err(|_| format!("'{n}' is not a shard count"))?;
+        if count == 0 || index >= count {
+            return Err(format!(
+                "shard {index}/{count}: the index must be below the count"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub out_dir: PathBuf,
+    pub threads: usize,
+    pub shard: Shard,
+    /// No progress bar or periodic lines.
+    pub quiet: bool,
+}
+
+/// One matchup's results from army A's point of view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchupSummary {
+    pub name: String,
+    pub a_wins: u64,
+    pub draws: u64,
+    pub b_wins: u64,
+    pub pairs: PairCounts,
+    pub sprt_llr: Option<f64>,
+    pub sprt_decision: Option<String>,
+}
+
+impl MatchupSummary {
+    pub fn games(&self) -> u64 {
+        self.a_wins + self.draws + self.b_wins
+    }
+
+    /// A's score and its 95% margin (normal approximation over games).
+    pub fn score(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.5, 0.5);
+        }
+        let s = (self.a_wins as f64 + 0.5 * self.draws as f64) / n;
+        let var = (self.a_wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.b_wins as f64 * s.powi(2))
+            / n;
+        (s, 1.96 * (var / n).sqrt())
+    }
+
+    fn add(&mut self, game: &GameRecord, a_name: &str) {
+        let a_score = if game.white == a_name {
+            game.white_score
+        } else {
+            1.0 - game.white_score
+        };
+        match a_score {
+            s if s > 0.75 => self.a_wins += 1,
+            s if s < 0.25 => self.b_wins += 1,
+            _ => self.draws += 1,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    pub matchups: Vec<MatchupSummary>,
+    /// Games found in the log when the run started.
+    pub resumed_games: u64,
+    /// Games played by this run.
+    pub played_games: u64,
+    pub seconds: f64,
+    pub interrupted: bool,
+}
+
+#[derive(Debug, Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Log(#[from] LogError),
+    #[error("cannot start {threads} worker threads: {reason}")]
+    Threads { threads: usize, reason: String },
+    #[error(
+        "the SPRT stop rule needs the whole schedule in one process; run without --shard, or drop [stop.sprt]"
+    )]
+    SprtWithShards,
+}
+
+/// Per-matchup state of the coordinator.
+struct MatchupState {
+    summary: MatchupSummary,
+    /// Pairs done (logged or released), for the in-order SPRT.
+    next_pair: u64,
+    waiting: BTreeMap<u64, [PlayedGame; 2]>,
+    stopped: bool,
+}
+
+/// Play the experiment, resuming from what `opts.out_dir` already holds.
+pub fn run(
+    exp: &Experiment,
+    opts: &RunOptions,
+    interrupt: &Arc<AtomicBool>,
+) -> Result<RunSummary, RunError> {
+    if exp.stop.sprt.is_some() && opts.shard.count > 1 {
+        return Err(RunError::SprtWithShards);
+    }
+    let started = Instant::now();
+    let dir = &opts.out_dir;
+    std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, &e))?;
+    let manifest = Manifest {
+        experiment: exp.name.clone(),
+        experiment_hash: format!("{:016x}", exp.source_hash),
+        schema_version: SCHEMA_VERSION,
+        code_version: crate::code_version(),
+        seed: exp.seed,
+        variant: exp.variant.name.clone(),
+        rule_overrides: exp.rule_overrides.clone(),
+    };
+    manifest.write_or_check(dir)?;
+    let experiment_copy = dir.join("experiment.toml");
+    if !experiment_copy.exists() {
+        crate::log::write::write_atomically(&experiment_copy, exp.source_text.as_bytes())?;
+    }
+    let mut writer = ChunkWriter::open(dir, opts.shard.index)?;
+
+    // What the log already holds.
+    let existing = read_games(dir)?;
+    let resumed_games = existing.len() as u64;
+    let mut states: Vec<MatchupState> = exp
+        .matchups
+        .iter()
+        .map(|m| MatchupState {
+            summary: MatchupSummary {
+                name: m.name.clone(),
+                ..MatchupSummary::default()
+            },
+            next_pair: 0,
+            waiting: BTreeMap::new(),
+            stopped: false,
+        })
+        .collect();
+    let mut done: BTreeSet<(u32, u64)> = BTreeSet::new();
+    let mut by_pair: HashMap<(u32, u64), Vec<&GameRecord>> = HashMap::new();
+    for g in &existing {
+        by_pair
+            .entry((g.matchup_index, g.pair_index))
+            .or_default()
+            .push(g);
+    }
+    let mut keys: Vec<_> = by_pair.keys().copied().collect();
+    keys.sort_unstable();
+    for key in keys {
+        let games = &by_pair[&key];
+        let (m, pair) = (key.0 as usize, key.1);
+        let Some(state) = states.get_mut(m) else {
+            continue;
+        };
+        let a = &exp.armies[exp.matchups[m].a].name;
+        for g in games {
+            state.summary.add(g, a);
+        }
+        record_pair(&mut state.summary.pairs, games, a);
+        state.next_pair = state.next_pair.max(pair + 1);
+        if let Some(g) = games.iter().find(|g| g.sprt_decision.is_some()) {
+            state.stopped = true;
+            state.summary.sprt_decision.clone_from(&g.sprt_decision);
+        }
+        state.summary.sprt_llr = games
+            .iter()
+            .find_map(|g| g.sprt_llr)
+            .or(state.summary.sprt_llr);
+        done.insert(key);
+    }
+
+    // The schedule: pair by pair, matchup by matchup, this shard's part, not yet done.
+    let tasks: Vec<(usize, u64)> = (0..exp.stop.pairs)
+        .filter(|&p| opts.shard.owns(p))
+        .flat_map(|p| (0..exp.matchups.len()).map(move |m| (m, p)))
+        .filter(|&(m, p)| !done.contains(&(m as u32, p)) && !states[m].stopped)
+        .collect();
+    let stopped_flags: Vec<AtomicBool> =
+        states.iter().map(|s| AtomicBool::new(s.stopped)).collect();
+    let mut progress = Progress::new(tasks.len() as u64 * 2, opts.quiet);
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .thread_name(|i| format!("pocketlab-worker-{i}"))
+        .build()
+        .map_err(|e| RunError::Threads {
+            threads: opts.threads,
+            reason: e.to_string(),
+        })?;
+    let next_task = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<(usize, u64, [PlayedGame; 2])>();
+    let mut pending_games: Vec<PlayedGame> = Vec::new();
+    let mut played_games = 0u64;
+    let mut failure: Option<RunError> = None;
+
+    pool.in_place_scope(|scope| {
+        for _ in 0..opts.threads.max(1) {
+            let sender = sender.clone();
+            let (tasks, next_task, stopped_flags) = (&tasks, &next_task, &stopped_flags);
+            scope.spawn(move |_| {
+                while !interrupt.load(Ordering::Relaxed) {
+                    let i = next_task.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(m, pair)) = tasks.get(i) else {
+                        break;
+                    };
+                    if stopped_flags[m].load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    match play_pair(exp, m, pair, interrupt) {
+                        Some(games) => {
+                            if sender.send((m, pair, games)).is_err() {
+                                break;
+                            }
+                        }
+                        None => break,
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (m, pair, games) in receiver.iter() {
+            if failure.is_some() {
+                continue;
+            }
+            let released = release(exp, &mut states[m], m, pair, games, &stopped_flags[m]);
+            for _ in &released {
+                progress.game_done(&states[m].summary);
+            }
+            played_games += released.len() as u64;
+            pending_games.extend(released);
+            if pending_games.len() >= exp.log.chunk_games {
+                if let Err(e) = flush(&mut writer, &mut pending_games) {
+                    failure = Some(e.into());
+                    interrupt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    flush(&mut writer, &mut pending_games)?;
+    let summaries: Vec<MatchupSummary> = states.into_iter().map(|s| s.summary).collect();
+    progress.finish(&summaries);
+    Ok(RunSummary {
+        matchups: summaries,
+        resumed_games,
+        played_games,
+        seconds: started.elapsed().as_secs_f64(),
+        interrupted: interrupt.load(Ordering::Relaxed),
+    })
+}
+
+fn flush(writer: &mut ChunkWriter, pending: &mut Vec<PlayedGame>) -> Result<(), LogError> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let games: Vec<GameRecord> = pending.iter().map(|g| g.record.clone()).collect();
+    let moves: Vec<_> = pending
+        .iter()
+        .flat_map(|g| g.moves.iter().cloned())
+        .collect();
+    writer.write(&games, &moves)?;
+    pending.clear();
+    Ok(())
+}
+
+/// Count a finished pair (A's half-points over both games) into the pentanomial counts.
+fn record_pair(counts: &mut PairCounts, games: &[&GameRecord], a_name: &str) {
+    if games.len() != 2 {
+        return;
+    }
+    let half_points: f64 = games
+        .iter()
+        .map(|g| {
+            if g.white == a_name {
+                g.white_score
+            } else {
+                1.0 - g.white_score
+            }
+        })
+        .sum::<f64>()
+        * 2.0;
+    counts.record(half_points.round() as u8);
+}
+
+/// Accept a finished pair; return the games that may be logged now. With an
+/// SPRT, pairs are released strictly in pair order and the test is applied
+/// after each, so where a matchup stops never depends on timing.
+fn release(
+    exp: &Experiment,
+    state: &mut MatchupState,
+    m: usize,
+    pair: u64,
+    games: [PlayedGame; 2],
+    stopped_flag: &AtomicBool,
+) -> Vec<PlayedGame> {
+    let a_name = exp.armies[exp.matchups[m].a].name.clone();
+    let Some(sprt) = &exp.stop.sprt else {
+        for g in &games {
+            state.summary.add(&g.record, &a_name);
+        }
+        record_pair(
+            &mut state.summary.pairs,
+            &[&games[0].record, &games[1].record],
+            &a_name,
+        );
+        return games.into();
+    };
+    if state.stopped {
+        return Vec::new();
+    }
+    state.waiting.insert(pair, games);
+    let mut out = Vec::new();
+    while let Some(mut games) = state.waiting.remove(&state.next_pair) {
+        for g in &games {
+            state.summary.add(&g.record, &a_name);
+        }
+        record_pair(
+            &mut state.summary.pairs,
+            &[&games[0].record, &games[1].record],
+            &a_name,
+        );
+        let llr = sprt.llr(&state.summary.pairs);
+        let decision = match sprt.decide(llr) {
+            SprtDecision::AcceptH0 => Some("H0".to_owned()),
+            SprtDecision::AcceptH1 => Some("H1".to_owned()),
+            SprtDecision::Continue => None,
+        };
+        for g in &mut games {
+            g.record.sprt_llr = Some(llr);
+            g.record.sprt_decision.clone_from(&decision);
+        }
+        state.summary.sprt_llr = Some(llr);
+        state.next_pair += 1;
+        out.extend(games);
+        if decision.is_some() {
+            state.summary.sprt_decision = decision;
+            state.stopped = true;
+            stopped_flag.store(true, Ordering::Relaxed);
+            state.waiting.clear();
+            break;
+        }
+    }
+    out
+}
