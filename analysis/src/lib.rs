@@ -1,4 +1,6 @@
 //! pocketlab-analysis: balance statistics and reports, and the `pocketlab` CLI.
 
 pub mod cli;
+pub mod report;
 pub mod stats;
+pub mod synthetic;

@@ -22,6 +22,15 @@ pub enum BenchSuite {
         #[arg(long)]
         quick: bool,
     },
+    /// Time to write the balance report over a synthetic log.
+    Report {
+        /// Games in the synthetic log.
+        #[arg(long, default_value_t = 1_000_000)]
+        games: u64,
+        /// Keep the log and report here (default: a temporary directory).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Nodes per second of the searcher on fixed positions at a fixed node budget.
     Search {
         /// Nodes per position.
@@ -73,6 +82,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     match args.suite {
         BenchSuite::Perft { quick } => bench_perft(quick),
         BenchSuite::Search { nodes } => bench_search(nodes),
+        BenchSuite::Report { games, ref dir } => bench_report(games, dir.as_deref()),
     }
 }
 
@@ -167,4 +177,57 @@ fn bench_search(nodes: u64) -> anyhow::Result<()> {
         total_nodes as f64 / total_seconds / 1e3
     );
     Ok(())
+}
+
+fn bench_report(games: u64, dir: Option<&std::path::Path>) -> anyhow::Result<()> {
+    use crate::report::build::{ReportOptions, build_report};
+    use crate::report::render::write_report;
+    use crate::synthetic::{SyntheticModel, write_synthetic_log};
+
+    let temp;
+    let root = match dir {
+        Some(d) => d.to_path_buf(),
+        None => {
+            temp = tempfile_dir()?;
+            temp.clone()
+        }
+    };
+    let exp = super::run::load_experiment(None)?;
+    let pairs = (games / (2 * exp.matchups.len() as u64)).max(1);
+    let model = SyntheticModel {
+        elo: vec![("R".into(), 20.0), ("pawn-odds-f2".into(), -100.0)],
+        draw_rate: 0.3,
+        white_edge_elo: 20.0,
+        opening_bias_elo: 60.0,
+        pairs,
+        seed: 1,
+        chunk_games: 50_000,
+    };
+    let log = root.join("log");
+    if !log.join("manifest.toml").exists() {
+        let started = Instant::now();
+        let n = write_synthetic_log(&exp, &model, &log)?;
+        println!(
+            "synthetic log: {n} games written in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let started = Instant::now();
+    let report = build_report(&[log], &ReportOptions::default())?;
+    let analysed = started.elapsed().as_secs_f64();
+    let rendered = write_report(&report, &root)?;
+    let total = started.elapsed().as_secs_f64();
+    println!(
+        "report over {} games: statistics {analysed:.2} s, with plots and files {total:.2} s -> {}",
+        report.balance.games,
+        rendered.html.display()
+    );
+    Ok(())
+}
+
+/// A fresh directory under the system temporary directory.
+fn tempfile_dir() -> anyhow::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("pocketlab-bench-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod perft;
 mod pgn;
+mod report;
 pub mod run;
 mod uci;
 
@@ -28,6 +29,8 @@ pub enum Command {
     Run(run::RunArgs),
     /// Export logged games as PGN.
     Pgn(pgn::PgnArgs),
+    /// Write the balance report for logged games.
+    Report(report::ReportArgs),
     /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
     Uci,
 }
@@ -37,8 +40,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Perft(args)) => perft::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Uci) => uci::run(),
-        Some(Command::Run(args)) => run::play(&args).map(|_| ()),
+        Some(Command::Run(args)) => play_and_report(&args),
         Some(Command::Pgn(args)) => pgn::run(&args),
+        Some(Command::Report(args)) => report::run(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::variant::builtin::names() {
                 let v = pocketlab_core::variant::builtin::load(name)?;
@@ -46,6 +50,29 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        None => run::play(&run::RunArgs { experiment: None, threads: None, shard: None, out: None, quiet: false }).map(|_| ()),
+        None => play_and_report(&run::RunArgs {
+            experiment: None,
+            threads: None,
+            shard: None,
+            out: None,
+            quiet: false,
+        }),
     }
+}
+
+/// `run` ends by writing the report for what it played (the whole log, resumed games included).
+fn play_and_report(args: &run::RunArgs) -> anyhow::Result<()> {
+    let (_, log) = run::play(args)?;
+    if args.shard.is_some_and(|s| s.count > 1) {
+        println!(
+            "shard done; when every shard has finished: pocketlab report {}",
+            log.display()
+        );
+        return Ok(());
+    }
+    report::write(
+        &[log.clone()],
+        &report::default_out(&log),
+        &crate::report::build::ReportOptions::default(),
+    )
 }

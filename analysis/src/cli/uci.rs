@@ -284,8 +284,7 @@ impl UciSession {
                 if is_empty_value(value) {
                     return Ok(());
                 }
-                let variant =
-                    pocketlab_selfplay::load_variant(value).map_err(|e| e.to_string())?;
+                let variant = pocketlab_selfplay::load_variant(value).map_err(|e| e.to_string())?;
                 self.switch_variant(Box::leak(Box::new(variant)));
                 return Ok(());
             }
@@ -487,7 +486,10 @@ fn parse_setoption(line: &str) -> Option<(String, Option<String>)> {
     let rest = after_word(line, "setoption")?;
     let rest = after_word(rest, "name")?;
     let (name, value) = match find_word(rest, "value") {
-        Some(at) => (&rest[..at], Some(rest[at + "value".len()..].trim().to_owned())),
+        Some(at) => (
+            &rest[..at],
+            Some(rest[at + "value".len()..].trim().to_owned()),
+        ),
         None => (rest, None),
     };
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -620,9 +622,8 @@ impl GoRequest {
                 .parse::<u64>()
                 .map_err(|_| format!("'{value}' is not a whole number"))
         };
-        let small = || {
-            count().and_then(|n| u32::try_from(n).map_err(|_| format!("{n} is too large")))
-        };
+        let small =
+            || count().and_then(|n| u32::try_from(n).map_err(|_| format!("{n} is too large")));
         match key {
             "depth" => self.depth = Some(small()?),
             "nodes" => self.nodes = Some(count()?),
@@ -658,8 +659,8 @@ impl GoRequest {
             return limits;
         }
         let index = usize::from(side == Color::Black);
-        let clock = self.time[index]
-            .map(|t| clock_budget(t, self.inc[index].unwrap_or(0), self.movestogo));
+        let clock =
+            self.time[index].map(|t| clock_budget(t, self.inc[index].unwrap_or(0), self.movestogo));
         let fixed = self.movetime.map(Duration::from_millis);
         limits.movetime = match (clock, fixed) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -799,9 +800,15 @@ mod tests {
     #[test]
     fn clock_budget_follows_the_documented_formula() {
         assert_eq!(clock_budget(60_000, 0, None), Duration::from_millis(2_000));
-        assert_eq!(clock_budget(60_000, 1_000, Some(10)), Duration::from_millis(6_800));
+        assert_eq!(
+            clock_budget(60_000, 1_000, Some(10)),
+            Duration::from_millis(6_800)
+        );
         // Capped at half the remaining time, and never zero.
-        assert_eq!(clock_budget(1_000, 5_000, Some(1)), Duration::from_millis(500));
+        assert_eq!(
+            clock_budget(1_000, 5_000, Some(1)),
+            Duration::from_millis(500)
+        );
         assert_eq!(clock_budget(0, 0, None), Duration::from_millis(1));
     }
 
@@ -825,8 +832,16 @@ mod tests {
 
     #[test]
     fn go_reports_bad_arguments_and_keeps_the_good_ones() {
-        let (request, errors) =
-            GoRequest::parse(&["depth", "x", "frob", "nodes", "500", "searchmoves", "e2e4", "e2e3"]);
+        let (request, errors) = GoRequest::parse(&[
+            "depth",
+            "x",
+            "frob",
+            "nodes",
+            "500",
+            "searchmoves",
+            "e2e4",
+            "e2e3",
+        ]);
         assert_eq!(request.nodes, Some(500));
         assert_eq!(request.depth, None);
         assert_eq!(errors.len(), 3, "{errors:?}");
@@ -865,7 +880,12 @@ mod tests {
         s.handle("position fen not/a/fen w");
         assert_eq!(s.position.to_fen(), fen);
         assert_eq!(s.history.len(), 1);
-        assert_eq!(output(&buffer).matches("info string error: position").count(), 2);
+        assert_eq!(
+            output(&buffer)
+                .matches("info string error: position")
+                .count(),
+            2
+        );
     }
 
     #[test]
@@ -906,6 +926,9 @@ mod tests {
         s.handle("go depth 3");
         s.finish();
         let out = output(&buffer);
-        assert!(out.contains("info depth 0 score mate 0\nbestmove 0000\n"), "{out}");
+        assert!(
+            out.contains("info depth 0 score mate 0\nbestmove 0000\n"),
+            "{out}"
+        );
     }
 }

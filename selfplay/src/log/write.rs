@@ -62,7 +62,7 @@ impl Manifest {
         let text = toml::to_string(self).expect("the manifest serialises");
         write_atomically(&path, text.as_bytes())?;
         // Another shard may have raced us to it: what is there now must match.
-        if std::fs::read_to_string(&path).map_err(|e| LogError::io(&path, &e))? != text {
+        if fs::read_to_string(&path).map_err(|e| LogError::io(&path, &e))? != text {
             return self.write_or_check(dir);
         }
         Ok(())

@@ -1,0 +1,7 @@
+//! Balance reports: from Parquet logs to verdicts, tables and plots.
+
+pub mod build;
+pub mod model;
+pub mod render;
+
+pub use model::Report;

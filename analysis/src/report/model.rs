@@ -1,0 +1,197 @@
+//! What a balance report says, as data: computed from logs by
+//! [`super::build`], rendered to HTML, Markdown, CSV and plots by
+//! [`super::render`]. Every number a reader sees comes from here.
+
+use serde::Serialize;
+
+/// Where the report came from, for reproduction.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExperimentInfo {
+    pub name: String,
+    pub description: String,
+    /// The variant as played (its name) and the rule overrides in force (variant-file TOML, empty if none).
+    pub variant: String,
+    pub variant_description: String,
+    pub rule_overrides: String,
+    pub seed: u64,
+    pub code_version: String,
+    pub experiment_hash: String,
+    /// The experiment file as run.
+    pub experiment_text: String,
+    /// Log directories read.
+    pub logs: Vec<String>,
+    /// Engine settings seen in the log (`nodes=10000 eval=default`).
+    pub engines: Vec<String>,
+}
+
+/// How Elo converts to pawns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Calibration {
+    pub elo_per_pawn: f64,
+    /// 95% interval of `elo_per_pawn`, when measured.
+    pub interval: Option<(f64, f64)>,
+    /// `measured` (from a pawn-odds matchup in the log) or `assumed`.
+    pub source: String,
+    /// One sentence saying how the figure was obtained.
+    pub note: String,
+}
+
+/// One matchup's result from army A's point of view.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchupStats {
+    pub name: String,
+    pub a: String,
+    pub b: String,
+    pub games: u64,
+    pub a_wins: u64,
+    pub draws: u64,
+    pub b_wins: u64,
+    /// Complete colour-swapped pairs, and their A half-point counts 0..=4.
+    pub pairs: u64,
+    pub pentanomial: [u64; 5],
+    /// `pentanomial` (pairs) or `trinomial` (unpaired games).
+    pub model: String,
+    pub score: f64,
+    pub score_interval: (f64, f64),
+    /// A minus B in Elo, with its 95% interval.
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub pawns: f64,
+    pub pawns_interval: (f64, f64),
+    /// Likelihood that A is stronger.
+    pub los: f64,
+    /// White's score within this matchup (colours are balanced by design).
+    pub white_score: f64,
+    pub sprt: Option<SprtOutcome>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtOutcome {
+    pub llr: f64,
+    /// `H0`, `H1` or `continue`.
+    pub decision: String,
+}
+
+/// A piece's (or army's) rating within a group.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerRating {
+    /// Army name (a piece letter in class experiments).
+    pub name: String,
+    /// Readable label: `N (knight)`.
+    pub label: String,
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub pawns: f64,
+    pub pawns_interval: (f64, f64),
+    pub games: u64,
+}
+
+/// `equivalent`, `different` or `inconclusive`.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictKind {
+    Equivalent,
+    Different,
+    Inconclusive,
+}
+
+/// The equivalence verdict for one pair of players.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairVerdict {
+    pub a: String,
+    pub b: String,
+    /// A minus B, Elo and pawns, with 95% intervals.
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub pawns: f64,
+    pub pawns_interval: (f64, f64),
+    pub games: u64,
+    pub pairs: u64,
+    pub kind: VerdictKind,
+    /// The verdict in plain words, e.g. "equivalent within ±0.25 pawns" or
+    /// "N is stronger by 0.31 pawns (0.12 to 0.50)" or "not enough games:
+    /// about 400 more pairs needed".
+    pub text: String,
+    /// Holm-corrected decision inputs.
+    pub tost_p: f64,
+    pub difference_p: f64,
+    pub more_pairs_needed: Option<u64>,
+}
+
+/// Players rated together: a class of pieces, or any connected set of armies.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingGroup {
+    /// `Class 3: rook, nightrider, super bishop` or `Armies: a, b, c`.
+    pub title: String,
+    pub class: Option<u8>,
+    pub players: Vec<PlayerRating>,
+    /// Bradley-Terry fit terms.
+    pub white_advantage_elo: f64,
+    pub draw_parameter: f64,
+    pub pairs: Vec<PairVerdict>,
+    /// One sentence for the whole group.
+    pub summary: String,
+    /// `matrix[i][j]`: player i's score against player j (None: never met).
+    pub matrix: Vec<Vec<Option<f64>>>,
+    /// Games behind each cell.
+    pub matrix_games: Vec<Vec<u64>>,
+}
+
+/// Game-balance figures like the published studies report them.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameBalance {
+    pub games: u64,
+    pub white_score: f64,
+    pub white_score_interval: (f64, f64),
+    pub draw_rate: f64,
+    pub decisive_rate: f64,
+    /// `(termination, games)`, most frequent first.
+    pub terminations: Vec<(String, u64)>,
+    pub length: LengthStats,
+    /// Mean legal moves per position over a sample of logged positions.
+    pub branching_factor: Option<f64>,
+    pub branching_sample: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LengthStats {
+    pub mean: f64,
+    pub median: f64,
+    pub p10: f64,
+    pub p90: f64,
+    /// `(from ply, to ply exclusive, games)`.
+    pub histogram: Vec<(u32, u32, u64)>,
+}
+
+/// How often each piece type takes part in pocket moves, over all games.
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceUse {
+    pub letter: String,
+    pub name: String,
+    /// Pieces of this type put in a pocket (any choice).
+    pub pocket_ins: u64,
+    /// Mutations away from / into this type (ranks 1-7).
+    pub mutated_from: u64,
+    pub mutated_into: u64,
+    /// Promotions (by pocketing from the last rank, or FIDE) into this type.
+    pub promoted_into: u64,
+    pub drops: u64,
+}
+
+/// A whole balance report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub experiment: ExperimentInfo,
+    /// The headline verdicts in plain words, most important first.
+    pub headlines: Vec<String>,
+    pub calibration: Calibration,
+    /// The equivalence margin in pawns and in Elo.
+    pub margin_pawns: f64,
+    pub margin_elo: f64,
+    pub matchups: Vec<MatchupStats>,
+    pub groups: Vec<RatingGroup>,
+    pub balance: GameBalance,
+    pub pocket_use: Vec<PieceUse>,
+    /// Caveats a reader must know (assumed calibration, small samples…).
+    pub notes: Vec<String>,
+}

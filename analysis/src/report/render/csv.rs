@@ -1,0 +1,237 @@
+//! The report's tables for machines (`tables/*.csv`): raw numbers at full
+//! precision, one header row, RFC 4180 quoting, missing numbers as empty
+//! cells. Column names are stable; scripts may depend on them.
+
+use std::path::{Path, PathBuf};
+
+use super::super::model::{Report, VerdictKind};
+use super::error::RenderError;
+use super::files::write_atomic;
+use super::format::csv_number as num;
+
+/// Writes every table and returns their paths.
+pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, RenderError> {
+    let tables = [
+        ("matchups", matchups(report)),
+        ("ratings", ratings(report)),
+        ("verdicts", verdicts(report)),
+        ("terminations", terminations(report)),
+        ("lengths", lengths(report)),
+        ("pocket_use", pocket_use(report)),
+    ];
+    let mut paths = Vec::with_capacity(tables.len());
+    for (name, rows) in tables {
+        let path = dir.join(format!("{name}.csv"));
+        write_atomic(&path, to_csv(&rows).as_bytes())?;
+        paths.push(path);
+    }
+    Ok(paths)
+}
+
+type Rows = Vec<Vec<String>>;
+
+fn header(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn matchups(report: &Report) -> Rows {
+    let mut rows = vec![header(&[
+        "name",
+        "a",
+        "b",
+        "games",
+        "a_wins",
+        "draws",
+        "b_wins",
+        "pairs",
+        "penta_0",
+        "penta_1",
+        "penta_2",
+        "penta_3",
+        "penta_4",
+        "model",
+        "score",
+        "score_lo",
+        "score_hi",
+        "elo",
+        "elo_lo",
+        "elo_hi",
+        "pawns",
+        "pawns_lo",
+        "pawns_hi",
+        "los",
+        "white_score",
+        "sprt_llr",
+        "sprt_decision",
+    ])];
+    for m in &report.matchups {
+        let mut row = vec![
+            m.name.clone(),
+            m.a.clone(),
+            m.b.clone(),
+            m.games.to_string(),
+            m.a_wins.to_string(),
+            m.draws.to_string(),
+            m.b_wins.to_string(),
+            m.pairs.to_string(),
+        ];
+        row.extend(m.pentanomial.iter().map(u64::to_string));
+        row.extend([
+            m.model.clone(),
+            num(m.score),
+            num(m.score_interval.0),
+            num(m.score_interval.1),
+            num(m.elo),
+            num(m.elo_interval.0),
+            num(m.elo_interval.1),
+            num(m.pawns),
+            num(m.pawns_interval.0),
+            num(m.pawns_interval.1),
+            num(m.los),
+            num(m.white_score),
+            m.sprt.as_ref().map_or(String::new(), |s| num(s.llr)),
+            m.sprt.as_ref().map_or(String::new(), |s| s.decision.clone()),
+        ]);
+        rows.push(row);
+    }
+    rows
+}
+
+fn ratings(report: &Report) -> Rows {
+    let mut rows = vec![header(&[
+        "group", "class", "player", "label", "elo", "elo_lo", "elo_hi", "pawns", "pawns_lo", "pawns_hi", "games",
+    ])];
+    for g in &report.groups {
+        for p in &g.players {
+            rows.push(vec![
+                g.title.clone(),
+                g.class.map_or(String::new(), |c| c.to_string()),
+                p.name.clone(),
+                p.label.clone(),
+                num(p.elo),
+                num(p.elo_interval.0),
+                num(p.elo_interval.1),
+                num(p.pawns),
+                num(p.pawns_interval.0),
+                num(p.pawns_interval.1),
+                p.games.to_string(),
+            ]);
+        }
+    }
+    rows
+}
+
+fn verdicts(report: &Report) -> Rows {
+    let mut rows = vec![header(&[
+        "group",
+        "a",
+        "b",
+        "verdict",
+        "text",
+        "elo",
+        "elo_lo",
+        "elo_hi",
+        "pawns",
+        "pawns_lo",
+        "pawns_hi",
+        "games",
+        "pairs",
+        "tost_p",
+        "difference_p",
+        "more_pairs_needed",
+    ])];
+    for g in &report.groups {
+        for v in &g.pairs {
+            let kind = match v.kind {
+                VerdictKind::Equivalent => "equivalent",
+                VerdictKind::Different => "different",
+                VerdictKind::Inconclusive => "inconclusive",
+            };
+            rows.push(vec![
+                g.title.clone(),
+                v.a.clone(),
+                v.b.clone(),
+                kind.to_owned(),
+                v.text.clone(),
+                num(v.elo),
+                num(v.elo_interval.0),
+                num(v.elo_interval.1),
+                num(v.pawns),
+                num(v.pawns_interval.0),
+                num(v.pawns_interval.1),
+                v.games.to_string(),
+                v.pairs.to_string(),
+                num(v.tost_p),
+                num(v.difference_p),
+                v.more_pairs_needed.map_or(String::new(), |n| n.to_string()),
+            ]);
+        }
+    }
+    rows
+}
+
+fn terminations(report: &Report) -> Rows {
+    let total: u64 = report.balance.terminations.iter().map(|(_, n)| *n).sum();
+    let mut rows = vec![header(&["termination", "games", "share"])];
+    for (name, n) in &report.balance.terminations {
+        let share = if total == 0 { f64::NAN } else { *n as f64 / total as f64 };
+        rows.push(vec![name.clone(), n.to_string(), num(share)]);
+    }
+    rows
+}
+
+fn lengths(report: &Report) -> Rows {
+    let mut rows = vec![header(&["from_ply", "to_ply", "games"])];
+    for (from, to, n) in &report.balance.length.histogram {
+        rows.push(vec![from.to_string(), to.to_string(), n.to_string()]);
+    }
+    rows
+}
+
+fn pocket_use(report: &Report) -> Rows {
+    let mut rows =
+        vec![header(&["letter", "name", "pocket_ins", "mutated_from", "mutated_into", "promoted_into", "drops"])];
+    for p in &report.pocket_use {
+        rows.push(vec![
+            p.letter.clone(),
+            p.name.clone(),
+            p.pocket_ins.to_string(),
+            p.mutated_from.to_string(),
+            p.mutated_into.to_string(),
+            p.promoted_into.to_string(),
+            p.drops.to_string(),
+        ]);
+    }
+    rows
+}
+
+/// Rows as CSV text, each line ending in `\n`.
+fn to_csv(rows: &Rows) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let fields: Vec<String> = row.iter().map(|f| quote(f)).collect();
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A field quoted when it must be (comma, quote, line break, or spaces at
+/// either end that a reader would otherwise trim), quotes doubled.
+fn quote(field: &str) -> String {
+    let needs = field.contains([',', '"', '\n', '\r']) || field.starts_with(' ') || field.ends_with(' ');
+    if needs { format!("\"{}\"", field.replace('"', "\"\"")) } else { field.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn fields_are_quoted_only_when_needed() {
+        assert_eq!(quote("rook"), "rook");
+        assert_eq!(quote("a, b"), "\"a, b\"");
+        assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(quote("two\nlines"), "\"two\nlines\"");
+    }
+}

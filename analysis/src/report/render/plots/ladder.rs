@@ -1,0 +1,52 @@
+//! Every rated piece of every group on one horizontal ladder, strongest
+//! first, coloured by group: the whole experiment at a glance.
+
+use super::super::super::model::Report;
+use super::super::derived::{finite_mean, group_games, group_short};
+use super::super::format::{fixed, games};
+use super::forest::{Forest, ForestRow};
+use super::style::palette;
+
+/// `None` when no group has a rated player.
+pub(super) fn plot(report: &Report) -> Option<Forest> {
+    let mut rows = Vec::new();
+    let mut legend = Vec::new();
+    let mut total = 0;
+    for (k, group) in report.groups.iter().filter(|g| !g.players.is_empty()).enumerate() {
+        let colour = palette(k);
+        legend.push((group.title.clone(), colour));
+        total += group_games(group);
+        let centre = finite_mean(group.players.iter().map(|p| p.elo));
+        let short = group_short(group);
+        for p in &group.players {
+            let name = if p.label.trim().is_empty() { &p.name } else { &p.label };
+            rows.push(ForestRow {
+                label: format!("{name} · {short}"),
+                value: p.elo - centre,
+                lo: p.elo_interval.0 - centre,
+                hi: p.elo_interval.1 - centre,
+                colour,
+            });
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let key = |r: &ForestRow| if r.value.is_finite() { r.value } else { f64::NEG_INFINITY };
+    rows.sort_by(|a, b| key(b).total_cmp(&key(a)));
+    if legend.len() < 2 {
+        legend.clear();
+    }
+    Some(Forest {
+        title: format!("Elo ladder of all {} rated pieces ({})", rows.len(), games(total)),
+        subtitle: format!(
+            "Elo relative to each piece's own group average. Bars: 95% intervals. Green band: ±{} Elo equivalence margin.",
+            fixed(report.margin_elo, 0)
+        ),
+        x_label: "Elo relative to the piece's group average".to_owned(),
+        rows,
+        band: Some(report.margin_elo),
+        legend,
+        decimals: 0,
+    })
+}

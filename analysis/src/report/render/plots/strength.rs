@@ -1,0 +1,49 @@
+//! Per group: each piece's strength relative to the group average, with
+//! the equivalence band, so "are these worth the same" is one glance.
+
+use super::super::super::model::{RatingGroup, Report};
+use super::super::derived::{finite_mean, group_games, ranking};
+use super::super::format::{fixed, games};
+use super::forest::{Forest, ForestRow};
+use super::style::palette;
+
+/// `None` when the group has no rated player.
+pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
+    if group.players.is_empty() {
+        return None;
+    }
+    // Pawns when calibrated, else Elo (pawns missing means no calibration).
+    let use_pawns = group.players.iter().any(|p| p.pawns.is_finite());
+    let pick = |p: &super::super::super::model::PlayerRating| {
+        if use_pawns { (p.pawns, p.pawns_interval) } else { (p.elo, p.elo_interval) }
+    };
+    let centre = finite_mean(group.players.iter().map(|p| pick(p).0));
+    let rows = ranking(group)
+        .into_iter()
+        .map(|i| {
+            let p = &group.players[i];
+            let (value, (lo, hi)) = pick(p);
+            let label = if p.label.trim().is_empty() { p.name.clone() } else { p.label.clone() };
+            ForestRow { label, value: value - centre, lo: lo - centre, hi: hi - centre, colour: palette(0) }
+        })
+        .collect();
+    let (unit, margin, decimals) =
+        if use_pawns { ("pawns", report.margin_pawns, 2) } else { ("Elo", report.margin_elo, 0) };
+    let calibration = if use_pawns && report.calibration.elo_per_pawn.is_finite() {
+        format!(" (1 pawn = {} Elo)", fixed(report.calibration.elo_per_pawn, 0))
+    } else {
+        String::new()
+    };
+    Some(Forest {
+        title: format!("{}: strength of each piece ({})", group.title, games(group_games(group))),
+        subtitle: format!(
+            "Relative to the group average, strongest first. Bars: 95% intervals. Green band: equivalent within ±{} {unit}.",
+            fixed(margin, decimals)
+        ),
+        x_label: format!("{unit} relative to the group average{calibration}"),
+        rows,
+        band: Some(margin),
+        legend: Vec::new(),
+        decimals,
+    })
+}

@@ -1,0 +1,56 @@
+//! Every matchup as played, from army A's point of view: the raw evidence
+//! behind the ratings and verdicts.
+
+use super::super::super::model::{MatchupStats, Report};
+use super::super::doc::{Align, Doc, Table};
+use super::super::format::{count, estimate, percent, percent_estimate, signed};
+use super::MATCHUPS;
+
+pub(super) fn write(doc: &mut Doc, report: &Report) {
+    doc.heading(2, MATCHUPS);
+    if report.matchups.is_empty() {
+        doc.paragraph("No matchups were played.");
+        return;
+    }
+    doc.aside(
+        "Results from army A's point of view; a draw counts as half a point. LOS: the likelihood that A is the \
+         stronger. Model: pentanomial when games come in colour-swapped pairs (the more precise estimate), \
+         trinomial otherwise. SPRT: the sequential test's decision and log-likelihood ratio, when one ran.",
+    );
+    let mut table = Table::new(&[
+        ("Matchup", Align::Left),
+        ("A vs B", Align::Left),
+        ("Games", Align::Right),
+        ("A wins / draws / B wins", Align::Right),
+        ("Score of A (95% CI)", Align::Right),
+        ("Elo A − B (95% CI)", Align::Right),
+        ("Pawns A − B (95% CI)", Align::Right),
+        ("LOS", Align::Right),
+        ("Model", Align::Left),
+        ("SPRT", Align::Left),
+    ]);
+    for m in &report.matchups {
+        table.push(row(m));
+    }
+    doc.table(table);
+}
+
+fn row(m: &MatchupStats) -> Vec<String> {
+    let model = if m.model == "pentanomial" { format!("pentanomial ({} pairs)", count(m.pairs)) } else { m.model.clone() };
+    let sprt = match &m.sprt {
+        Some(s) => format!("{} (LLR {})", s.decision, signed(s.llr, 2)),
+        None => "none".to_owned(),
+    };
+    vec![
+        m.name.clone(),
+        format!("{} vs {}", m.a, m.b),
+        count(m.games),
+        format!("{} / {} / {}", count(m.a_wins), count(m.draws), count(m.b_wins)),
+        percent_estimate(m.score, m.score_interval),
+        estimate(m.elo, m.elo_interval, 0),
+        estimate(m.pawns, m.pawns_interval, 2),
+        percent(m.los, 1),
+        model,
+        sprt,
+    ]
+}

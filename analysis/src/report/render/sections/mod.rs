@@ -1,0 +1,57 @@
+//! The report's content, section by section, in the order a reader needs
+//! it: the question, the verdicts in plain words, then the evidence behind
+//! them, and how to reproduce everything last. Each submodule writes one
+//! section into the shared [`Doc`].
+
+mod balance;
+mod calibration;
+mod intro;
+mod matchups;
+mod notes;
+mod pocket;
+mod ratings;
+mod reproduction;
+mod verdicts;
+
+use super::super::model::{Report, VerdictKind};
+use super::doc::{Doc, Tone};
+
+pub(super) const WHAT_WAS_ASKED: &str = "What was asked";
+pub(super) const VERDICTS: &str = "Verdicts";
+pub(super) const RATINGS: &str = "Ratings and head-to-head results";
+pub(super) const MATCHUPS: &str = "All matchups";
+pub(super) const BALANCE: &str = "Game balance";
+pub(super) const POCKET_USE: &str = "Pocket use per piece";
+pub(super) const CALIBRATION: &str = "Calibration: from Elo to pawns";
+pub(super) const NOTES: &str = "Notes and caveats";
+pub(super) const REPRODUCTION: &str = "Reproduction";
+
+/// The whole report as a document.
+pub(super) fn build(report: &Report) -> Doc {
+    let mut doc = Doc { title: intro::title(report), blocks: Vec::new() };
+    intro::write(&mut doc, report);
+    verdicts::write(&mut doc, report);
+    ratings::write(&mut doc, report);
+    matchups::write(&mut doc, report);
+    balance::write(&mut doc, report);
+    pocket::write(&mut doc, report);
+    calibration::write(&mut doc, report);
+    notes::write(&mut doc, report);
+    reproduction::write(&mut doc, report);
+    doc
+}
+
+/// A verdict's colour and its one-word name.
+fn verdict_tone(kind: VerdictKind) -> (Tone, &'static str) {
+    match kind {
+        VerdictKind::Equivalent => (Tone::Good, "equivalent"),
+        VerdictKind::Different => (Tone::Bad, "different"),
+        VerdictKind::Inconclusive => (Tone::Unsure, "inconclusive"),
+    }
+}
+
+/// Games behind the whole report: the balance figure, or (if the log had
+/// no balance data) the matchups' total.
+fn total_games(report: &Report) -> u64 {
+    if report.balance.games > 0 { report.balance.games } else { report.matchups.iter().map(|m| m.games).sum() }
+}

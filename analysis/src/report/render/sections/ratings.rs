@@ -1,0 +1,78 @@
+//! Per group: the ratings table, the strength plot and the head-to-head
+//! heat map; then one ladder of every rated piece.
+//!
+//! Ratings are shown relative to the group's average (0 = average), which
+//! is what "are these pieces worth the same" is about; the plots use the
+//! same centring so table and picture agree.
+
+use super::super::super::model::{RatingGroup, Report};
+use super::super::derived::{LADDER, finite_mean, group_games, group_keys, matrix_stem, ranking, strength_stem};
+use super::super::doc::{Align, Doc, Table};
+use super::super::format::{count, estimate, fixed, games, signed};
+use super::RATINGS;
+
+pub(super) fn write(doc: &mut Doc, report: &Report) {
+    doc.heading(2, RATINGS);
+    if report.groups.is_empty() {
+        doc.paragraph("No pieces were rated: the log holds no games between members of a group.");
+        return;
+    }
+    doc.aside(
+        "Each piece's strength is shown relative to the average of its group (0 = average), in Elo and in pawns, \
+         with 95% intervals, strongest first. The heat map shows how each piece scored against each other piece.",
+    );
+    for (group, key) in report.groups.iter().zip(group_keys(report)) {
+        doc.heading(3, group.title.clone());
+        doc.table(ratings_table(group));
+        doc.figure(
+            strength_stem(&key),
+            format!(
+                "Strength of each piece relative to the group average, with 95% intervals; the shaded band is the \
+                 equivalence margin of ±{} pawns ({}).",
+                fixed(report.margin_pawns, 2),
+                games(group_games(group))
+            ),
+        );
+        doc.figure(
+            matrix_stem(&key),
+            "Head-to-head: the row piece's score against the column piece (a draw counts half), with the games \
+             behind each cell.",
+        );
+        doc.aside(format!(
+            "Fit terms: White's advantage in this group {} Elo; draw parameter {}.",
+            signed(group.white_advantage_elo, 0),
+            fixed(group.draw_parameter, 2)
+        ));
+    }
+    doc.heading(3, "All rated pieces on one ladder");
+    doc.figure(
+        LADDER,
+        "Every rated piece, strongest first, in Elo relative to its own group's average, with 95% intervals. \
+         Pieces of different groups were not played against each other, so compare within a colour.",
+    );
+}
+
+fn ratings_table(group: &RatingGroup) -> Table {
+    let mut table = Table::new(&[
+        ("Piece", Align::Left),
+        ("Elo vs group average (95% CI)", Align::Right),
+        ("Pawns vs group average (95% CI)", Align::Right),
+        ("Games", Align::Right),
+    ]);
+    let elo_mean = finite_mean(group.players.iter().map(|p| p.elo));
+    let pawn_mean = finite_mean(group.players.iter().map(|p| p.pawns));
+    for i in ranking(group) {
+        let p = &group.players[i];
+        let shift = |(lo, hi): (f64, f64), by: f64| (lo - by, hi - by);
+        table.push(vec![
+            if p.label.trim().is_empty() { p.name.clone() } else { p.label.clone() },
+            estimate(p.elo - elo_mean, shift(p.elo_interval, elo_mean), 0),
+            estimate(p.pawns - pawn_mean, shift(p.pawns_interval, pawn_mean), 2),
+            count(p.games),
+        ]);
+    }
+    if table.rows.is_empty() {
+        table.push(vec!["(no ratings: too few games to fit this group)".to_owned(), "n/a".into(), "n/a".into(), "0".into()]);
+    }
+    table
+}
