@@ -4,3 +4,4 @@ pub mod cli;
 pub mod report;
 pub mod stats;
 pub mod synthetic;
+pub mod training;

@@ -5,6 +5,7 @@ mod perft;
 mod pgn;
 mod report;
 pub mod run;
+mod train;
 mod uci;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,8 @@ pub enum Command {
     Pgn(pgn::PgnArgs),
     /// Write the balance report for logged games.
     Report(report::ReportArgs),
+    /// Learn piece values from self-play and report them.
+    Train(train::TrainArgs),
     /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
     Uci,
 }
@@ -43,6 +46,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Run(args)) => play_and_report(&args),
         Some(Command::Pgn(args)) => pgn::run(&args),
         Some(Command::Report(args)) => report::run(&args),
+        Some(Command::Train(args)) => train::run_training(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::variant::builtin::names() {
                 let v = pocketlab_core::variant::builtin::load(name)?;

@@ -460,6 +460,7 @@ fn build_report_unchecked(
         balance,
         pocket_use,
         notes,
+        training: None,
     })
 }
 

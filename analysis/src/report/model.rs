@@ -194,4 +194,58 @@ pub struct Report {
     pub pocket_use: Vec<PieceUse>,
     /// Caveats a reader must know (assumed calibration, small samples…).
     pub notes: Vec<String>,
+    /// Present when the report belongs to a training run.
+    pub training: Option<TrainingSummary>,
+}
+
+/// A piece's learned value, in pawns, with intervals.
+#[derive(Clone, Debug, Serialize)]
+pub struct LearnedPiece {
+    pub letter: String,
+    pub name: String,
+    pub class: Option<u8>,
+    pub value: f64,
+    pub interval: (f64, f64),
+    pub pocket_value: f64,
+    pub pocket_interval: (f64, f64),
+    /// Rating relative to its class from direct matches, when compared.
+    pub direct_relative: Option<f64>,
+    /// Learned value relative to its class's mean, for the same comparison.
+    pub learned_relative: f64,
+}
+
+/// Orthodox values next to published ones (pawns).
+#[derive(Clone, Debug, Serialize)]
+pub struct PublishedValue {
+    pub letter: String,
+    pub learned: f64,
+    pub kaufman_1999: f64,
+    pub alphazero_2020: f64,
+}
+
+/// Trained against starting values in a seeded match.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValidationMatch {
+    pub games: u64,
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub text: String,
+}
+
+/// What self-play training learned, for the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainingSummary {
+    pub generations: usize,
+    pub converged: bool,
+    /// Board values (pawns) per generation, by letter: the convergence plot.
+    pub history: Vec<(u32, Vec<(String, f64)>)>,
+    pub pieces: Vec<LearnedPiece>,
+    /// Groups of pieces whose learned values cannot be told apart, lowest first.
+    pub suggested_classes: Vec<Vec<String>>,
+    /// Sentences: pieces whose learned value places them in another class,
+    /// and disagreements with the direct matches.
+    pub findings: Vec<String>,
+    pub published: Vec<PublishedValue>,
+    pub validation: Option<ValidationMatch>,
+    pub final_params: String,
 }

@@ -32,7 +32,7 @@ pub mod bradley_terry;
 pub mod elo;
 pub mod equivalence;
 pub mod estimate;
-mod linalg;
+pub(crate) mod linalg;
 pub mod pentanomial;
 pub mod trinomial;
 

@@ -17,6 +17,7 @@ use crate::variant::Variant;
 pub struct Evaluator {
     params: EvalParams,
     values: [i32; MAX_PIECE_TYPES],
+    pocket_values: [i32; MAX_PIECE_TYPES],
     /// Piece-square bonus (mg, eg) per side, type and square, in centipawns.
     psq: ByColor<Vec<[(i32, i32); 64]>>,
     /// Half the average empty-board reach, per type (the mobility baseline).
@@ -42,13 +43,20 @@ fn blend(p: Phased, weight: i32) -> (i32, i32) {
 impl Evaluator {
     pub fn new(variant: &Variant, params: &EvalParams) -> Evaluator {
         let mut values = [0; MAX_PIECE_TYPES];
+        let mut pocket_values = [0; MAX_PIECE_TYPES];
         for kind in variant.piece_types() {
             let letter = variant.letter(kind).to_string();
-            values[kind.index()] = params
+            let value = params
                 .piece_values
                 .get(&letter)
                 .copied()
                 .unwrap_or(variant.piece(kind).value);
+            values[kind.index()] = value;
+            pocket_values[kind.index()] = params
+                .pocket_values
+                .get(&letter)
+                .copied()
+                .unwrap_or(value * params.pocket_value_percent / 100);
         }
         let royal = variant.royal;
         let mut mobility_baseline = [0; MAX_PIECE_TYPES];
@@ -93,6 +101,7 @@ impl Evaluator {
         Evaluator {
             params: params.clone(),
             values,
+            pocket_values,
             psq,
             mobility_baseline,
             full_phase,
@@ -113,6 +122,12 @@ impl Evaluator {
     #[inline]
     pub fn value(&self, kind: PieceType) -> i32 {
         self.values[kind.index()]
+    }
+
+    /// The value of a pocketed piece of this type in centipawns.
+    #[inline]
+    pub fn pocket_value(&self, kind: PieceType) -> i32 {
+        self.pocket_values[kind.index()]
     }
 
     /// Score in centipawns from the side to move's point of view.
@@ -138,7 +153,7 @@ impl Evaluator {
                 let bb = pos.pieces(color, kind);
                 let value = self.values[kind.index()];
                 let pocketed = i32::from(pos.pocket_count(color, kind));
-                material += pocketed * value * p.pocket_value_percent / 100;
+                material += pocketed * self.pocket_values[kind.index()];
                 if kind != self.royal && !v.is_pawn(kind) {
                     phase += (bb.count() as i32 + pocketed) * value.max(0);
                 }

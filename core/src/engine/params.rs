@@ -31,6 +31,8 @@ pub struct EvalParams {
     pub piece_values: BTreeMap<String, i32>,
     /// A pocketed piece is worth its value times this percentage (it can land anywhere).
     pub pocket_value_percent: i32,
+    /// Pocketed-piece values in centipawns by letter, overriding the percentage (learned values).
+    pub pocket_values: BTreeMap<String, i32>,
     /// Per square of difference between a piece's empty-board reach on a
     /// square and its average reach (centralisation), in 1/16 centipawn.
     pub reach_square: Phased,
@@ -57,6 +59,7 @@ impl Default for EvalParams {
         EvalParams {
             piece_values: BTreeMap::new(),
             pocket_value_percent: 100,
+            pocket_values: BTreeMap::new(),
             reach_square: p(24, 16),
             mobility: p(40, 56),
             pawn_advance: [
@@ -115,7 +118,7 @@ impl EvalParams {
             file: file.to_owned(),
             reason: e.to_string().trim_end().replace('\n', " "),
         })?;
-        for (letter, value) in &params.piece_values {
+        for (letter, value) in params.piece_values.iter().chain(&params.pocket_values) {
             let ok = letter.len() == 1 && letter.chars().all(|c| c.is_ascii_uppercase());
             if !ok {
                 return Err(ParamsError {

@@ -6,24 +6,34 @@ use std::path::{Path, PathBuf};
 
 use super::super::model::{Report, VerdictKind};
 use super::error::RenderError;
-use super::files::write_atomic;
+use super::files::{remove_stale, write_atomic};
 use super::format::csv_number as num;
 
-/// Writes every table and returns their paths.
+/// Writes every table and returns their paths. The six balance tables are
+/// always written (header only when empty); the training tables only for
+/// a training run, and an old copy is removed otherwise.
 pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, RenderError> {
+    let training = report.training.is_some();
     let tables = [
-        ("matchups", matchups(report)),
-        ("ratings", ratings(report)),
-        ("verdicts", verdicts(report)),
-        ("terminations", terminations(report)),
-        ("lengths", lengths(report)),
-        ("pocket_use", pocket_use(report)),
+        ("matchups", Some(matchups(report))),
+        ("ratings", Some(ratings(report))),
+        ("verdicts", Some(verdicts(report))),
+        ("terminations", Some(terminations(report))),
+        ("lengths", Some(lengths(report))),
+        ("pocket_use", Some(pocket_use(report))),
+        ("learned_values", training.then(|| learned_values(report))),
+        ("training_history", training.then(|| training_history(report))),
     ];
     let mut paths = Vec::with_capacity(tables.len());
     for (name, rows) in tables {
         let path = dir.join(format!("{name}.csv"));
-        write_atomic(&path, to_csv(&rows).as_bytes())?;
-        paths.push(path);
+        match rows {
+            Some(rows) => {
+                write_atomic(&path, to_csv(&rows).as_bytes())?;
+                paths.push(path);
+            }
+            None => remove_stale(&path)?,
+        }
     }
     Ok(paths)
 }
@@ -201,6 +211,49 @@ fn pocket_use(report: &Report) -> Rows {
             p.promoted_into.to_string(),
             p.drops.to_string(),
         ]);
+    }
+    rows
+}
+
+fn learned_values(report: &Report) -> Rows {
+    let mut rows = vec![header(&[
+        "letter",
+        "name",
+        "class",
+        "value",
+        "value_lo",
+        "value_hi",
+        "pocket_value",
+        "pocket_lo",
+        "pocket_hi",
+        "learned_relative",
+        "direct_relative",
+    ])];
+    for p in report.training.iter().flat_map(|t| &t.pieces) {
+        rows.push(vec![
+            p.letter.clone(),
+            p.name.clone(),
+            p.class.map_or(String::new(), |c| c.to_string()),
+            num(p.value),
+            num(p.interval.0),
+            num(p.interval.1),
+            num(p.pocket_value),
+            num(p.pocket_interval.0),
+            num(p.pocket_interval.1),
+            num(p.learned_relative),
+            p.direct_relative.map_or(String::new(), num),
+        ]);
+    }
+    rows
+}
+
+/// Long format (one row per generation and piece), easy to plot elsewhere.
+fn training_history(report: &Report) -> Rows {
+    let mut rows = vec![header(&["generation", "letter", "value"])];
+    for (generation, values) in report.training.iter().flat_map(|t| &t.history) {
+        for (letter, value) in values {
+            rows.push(vec![generation.to_string(), letter.clone(), num(*value)]);
+        }
     }
     rows
 }

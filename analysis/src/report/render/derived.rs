@@ -10,6 +10,8 @@ pub(super) const LADDER: &str = "ladder";
 pub(super) const LENGTHS: &str = "lengths";
 pub(super) const TERMINATIONS: &str = "terminations";
 pub(super) const POCKET_USE: &str = "pocket-use";
+pub(super) const TRAINING_VALUES: &str = "training-values";
+pub(super) const TRAINING_CONVERGENCE: &str = "training-convergence";
 
 /// One file-name key per group, in order: `group-<class>` for a class
 /// group, else `group-<position>`; made unique if two groups collide.

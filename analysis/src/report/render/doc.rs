@@ -22,8 +22,8 @@ pub(super) enum Block {
     Callout(Vec<String>),
     List(Vec<String>),
     Table(Table),
-    /// A plot by file stem (`plots/<stem>.png`). If that plot was not drawn
-    /// (no data), the printers say so instead.
+    /// A plot by file stem (`plots/<stem>.png`) and an optional caption. If
+    /// that plot was not drawn (no data), the printers say so instead.
     Figure { stem: String, caption: String },
     /// Preformatted text: the experiment file, commands.
     Code(String),

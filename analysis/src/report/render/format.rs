@@ -24,6 +24,15 @@ pub(super) fn estimate(x: f64, interval: (f64, f64), decimals: usize) -> String 
     format!("{} ({})", signed(x, decimals), range(interval, decimals))
 }
 
+/// `3.25 (3.10 to 3.40)`: an unsigned value (a piece value) with its
+/// 95% interval.
+pub(super) fn value_interval(x: f64, interval: (f64, f64), decimals: usize) -> String {
+    if !x.is_finite() {
+        return NA.to_owned();
+    }
+    format!("{} ({})", fixed(x, decimals), range(interval, decimals))
+}
+
 /// `0.12 to 0.50`, or "n/a" when either end is missing.
 pub(super) fn range((lo, hi): (f64, f64), decimals: usize) -> String {
     if lo.is_finite() && hi.is_finite() { format!("{} to {}", fixed(lo, decimals), fixed(hi, decimals)) } else { NA.to_owned() }

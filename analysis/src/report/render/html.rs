@@ -20,7 +20,7 @@ h1 { font-size: 30px; line-height: 1.25; margin: 8px 0 14px; }
 h2 { font-size: 23px; margin: 44px 0 12px; padding-top: 14px; border-top: 2px solid #dfe3e9; }
 h3 { font-size: 19px; margin: 30px 0 8px; }
 h4 { font-size: 16px; margin: 22px 0 6px; color: #3a4356; }
-h1, h2, h3, h4 { overflow-wrap: anywhere; }
+h1, h2, h3, h4, p, li { overflow-wrap: break-word; }
 p { margin: 8px 0; }
 p.aside, figcaption { color: #566075; font-size: 14px; }
 nav.toc { font-size: 14px; background: #f2f4f7; padding: 8px 14px; border-radius: 6px; }
@@ -32,7 +32,7 @@ nav.toc a { color: #1f5fa8; text-decoration: none; margin-right: 14px; white-spa
 .table-wrap { overflow-x: auto; margin: 10px 0 14px; }
 table { border-collapse: collapse; font-size: 14px; }
 th, td { border-bottom: 1px solid #e3e6eb; padding: 5px 10px; text-align: left; vertical-align: top; }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
 th { background: #f2f4f7; font-weight: 600; vertical-align: bottom; }
 th.num, td.num { text-align: right; }
 td.num { white-space: nowrap; font-variant-numeric: tabular-nums; }
@@ -74,7 +74,7 @@ fn contents(out: &mut String, doc: &Doc) {
     out.push_str("<nav class=\"toc\"><strong>Contents:</strong> ");
     for block in &doc.blocks {
         if let Block::Heading { level: 2, text, id } = block {
-            let _ = write!(out, "<a href=\"#{}\">{}</a>", escape(id), escape(text));
+            let _ = write!(out, " <a href=\"#{}\">{}</a>", escape(id), escape(text));
         }
     }
     out.push_str("</nav>\n");
@@ -110,14 +110,16 @@ fn block_html(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
         Block::Figure { stem, caption } => match plots.iter().find(|p| &p.stem == stem) {
             Some(plot) => {
                 let (w, h) = plot.size;
-                let _ = writeln!(
+                let _ = write!(
                     out,
-                    "<figure><img width=\"{w}\" height=\"{h}\" alt=\"{}\" src=\"data:image/png;base64,{}\">\
-                     <figcaption>{}</figcaption></figure>",
+                    "<figure><img width=\"{w}\" height=\"{h}\" alt=\"{}\" src=\"data:image/png;base64,{}\">",
                     escape(&plot.title),
                     STANDARD.encode(&plot.png_bytes),
-                    escape(caption)
                 );
+                if !caption.is_empty() {
+                    let _ = write!(out, "<figcaption>{}</figcaption>", escape(caption));
+                }
+                out.push_str("</figure>\n");
             }
             None => {
                 let _ = writeln!(out, "<p class=\"aside\">No plot here: there is no data to draw yet.</p>");

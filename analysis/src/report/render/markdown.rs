@@ -54,7 +54,10 @@ fn block_md(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
         Block::Table(table) => table_md(out, table),
         Block::Figure { stem, caption } => match plots.iter().find(|p| &p.stem == stem) {
             Some(plot) => {
-                let _ = writeln!(out, "![{}](plots/{}.png)\n\n*{}*\n", inline(&plot.title), stem, inline(caption));
+                let _ = writeln!(out, "![{}](plots/{}.png)\n", inline(&plot.title), stem);
+                if !caption.is_empty() {
+                    let _ = writeln!(out, "*{}*\n", inline(caption));
+                }
             }
             None => out.push_str("*No plot here: there is no data to draw yet.*\n\n"),
         },

@@ -41,7 +41,7 @@ impl Plot for Bars {
 
     fn size(&self) -> (u32, u32) {
         let legend = if self.series.len() > 1 { 30 } else { 0 };
-        (1000, (200 + legend + self.group_height() * self.categories.len() as u32).max(600))
+        (1000, (200 + legend + self.group_height() * self.categories.len() as u32).max(440))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
@@ -73,13 +73,17 @@ impl Plot for Bars {
             .axis_desc_style(font(AXIS_SIZE))
             .label_style(font(LABEL_SIZE))
             .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.35))
+            .light_line_style(GRID.mix(0.3))
+            .max_light_lines(1)
             .axis_style(MUTED)
             .draw()?;
 
-        let group = self.group_height() as f64;
-        let bar = self.bar_height() as f64 / group;
-        let pad = 7.0 / group;
+        // Bars fill a fixed share of their row, centred in it, whatever the
+        // canvas height: thin enough to read as bars, with air between rows.
+        let share = if self.series.len() <= 1 { 0.5 } else { 0.8 };
+        let bar = share / self.series.len().max(1) as f64;
+        let pad = (1.0 - share) / 2.0;
+        let gap = bar * 0.08;
         for (i, label) in labels.iter().enumerate() {
             let top = n as f64 - i as f64;
             let (lx, ly) = chart.backend_coord(&(0.0, top - 0.5));
@@ -87,7 +91,7 @@ impl Plot for Bars {
             for (k, (_, colour)) in self.series.iter().enumerate() {
                 let value = self.values.get(i).and_then(|v| v.get(k)).copied().unwrap_or(0) as f64;
                 let y1 = top - pad - k as f64 * bar;
-                let y0 = y1 - bar + 1.5 / group;
+                let y0 = y1 - bar + gap;
                 chart.draw_series(std::iter::once(Rectangle::new([(0.0, y0), (value, y1)], colour.filled())))?;
                 let text = self.labels.get(i).and_then(|l| l.get(k)).cloned().unwrap_or_default();
                 let (px, py) = chart.backend_coord(&(value, (y0 + y1) / 2.0));

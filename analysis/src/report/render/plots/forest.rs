@@ -46,7 +46,7 @@ impl Plot for Forest {
 
     fn size(&self) -> (u32, u32) {
         let legend_rows = if self.legend.is_empty() { 0 } else { 1 + self.legend.len() as u32 / 5 };
-        (1000, (210 + 24 * legend_rows + ROW_HEIGHT * self.rows.len() as u32).max(600))
+        (1000, (210 + 24 * legend_rows + ROW_HEIGHT * self.rows.len() as u32).max(440))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
@@ -81,7 +81,8 @@ impl Plot for Forest {
             .axis_desc_style(font(AXIS_SIZE))
             .label_style(font(LABEL_SIZE))
             .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.35))
+            .light_line_style(GRID.mix(0.3))
+            .max_light_lines(1)
             .axis_style(MUTED)
             .draw()?;
 

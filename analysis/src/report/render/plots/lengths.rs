@@ -92,7 +92,8 @@ impl Plot for Lengths {
             .axis_desc_style(font(AXIS_SIZE))
             .label_style(font(LABEL_SIZE))
             .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.35))
+            .light_line_style(GRID.mix(0.3))
+            .max_light_lines(1)
             .axis_style(MUTED)
             .draw()?;
 

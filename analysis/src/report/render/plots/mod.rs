@@ -6,8 +6,10 @@
 
 mod bars;
 mod canvas;
+mod convergence;
 mod forest;
 mod ladder;
+mod learned;
 mod lengths;
 mod matrix;
 mod pocket_use;
@@ -20,7 +22,10 @@ use std::path::Path;
 pub(super) use canvas::RenderedPlot;
 
 use super::super::model::Report;
-use super::derived::{LADDER, LENGTHS, POCKET_USE, TERMINATIONS, group_keys, matrix_stem, strength_stem};
+use super::derived::{
+    LADDER, LENGTHS, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES, group_keys, matrix_stem,
+    strength_stem,
+};
 use super::error::RenderError;
 use super::files::remove_stale;
 use canvas::{Plot, ensure_font, render};
@@ -38,6 +43,8 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
     emit(&mut out, dir, LENGTHS, lengths::plot(report))?;
     emit(&mut out, dir, TERMINATIONS, terminations::plot(report))?;
     emit(&mut out, dir, POCKET_USE, pocket_use::plot(report))?;
+    emit(&mut out, dir, TRAINING_VALUES, learned::plot(report))?;
+    emit(&mut out, dir, TRAINING_CONVERGENCE, convergence::plot(report))?;
     remove_other_plots(dir, &out)?;
     Ok(out)
 }
@@ -52,7 +59,7 @@ fn remove_other_plots(dir: &Path, written: &[RenderedPlot]) -> Result<(), Render
         let (Some(stem), Some(ext)) = (path.file_stem().and_then(|s| s.to_str()), path.extension()) else {
             continue;
         };
-        let ours = [LADDER, LENGTHS, TERMINATIONS, POCKET_USE].contains(&stem)
+        let ours = [LADDER, LENGTHS, TERMINATIONS, POCKET_USE, TRAINING_VALUES, TRAINING_CONVERGENCE].contains(&stem)
             || (stem.starts_with("group-") && (stem.ends_with("-strength") || stem.ends_with("-matrix")));
         if ours && (ext == "png" || ext == "svg") && !written.iter().any(|p| p.stem == stem) {
             remove_stale(&path)?;

@@ -5,7 +5,7 @@
 use super::super::super::model::Report;
 use super::super::derived::{LENGTHS, TERMINATIONS};
 use super::super::doc::{Align, Doc, Table};
-use super::super::format::{NA, count, fixed, games, percent, percent_estimate, score_to_elo, signed};
+use super::super::format::{NA, count, fixed, percent, percent_estimate, score_to_elo, signed};
 use super::BALANCE;
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -58,9 +58,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             table.push(vec![name.clone(), count(*n), percent(share, 1)]);
         }
         doc.table(table);
-        doc.figure(TERMINATIONS, format!("How the {} ended.", games(total)));
+        doc.figure(TERMINATIONS, "");
     }
 
     doc.heading(4, "Game length");
-    doc.figure(LENGTHS, "Distribution of game lengths in plies, with the mean and median marked.");
+    doc.figure(LENGTHS, "");
 }

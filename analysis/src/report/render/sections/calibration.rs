@@ -13,8 +13,18 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         Some(iv) if iv.0.is_finite() && iv.1.is_finite() => format!(" (95% interval {})", range(iv, 0)),
         _ => String::new(),
     };
-    let source = if c.source.trim().is_empty() { "of unknown origin" } else { c.source.trim() };
-    let mut text = format!("One pawn is worth about {} Elo{interval}: {source}.", fixed(c.elo_per_pawn, 0));
+    if !c.elo_per_pawn.is_finite() || c.elo_per_pawn <= 0.0 {
+        doc.paragraph(
+            "No conversion from Elo to pawns is available for these games, so pawn figures read n/a; the Elo figures \
+             stand on their own.",
+        );
+        return;
+    }
+    let source = match c.source.trim() {
+        "" => "of unknown origin",
+        s => s,
+    };
+    let mut text = format!("One pawn is worth about {} Elo{interval}; this figure is {source}.", fixed(c.elo_per_pawn, 0));
     if !c.note.trim().is_empty() {
         text.push(' ');
         text.push_str(c.note.trim());

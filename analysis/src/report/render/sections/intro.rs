@@ -15,25 +15,32 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     let exp = &report.experiment;
     doc.heading(2, WHAT_WAS_ASKED);
 
+    // The designer's own question when the experiment states one, else the
+    // question every class experiment asks.
     let mut text = String::new();
+    let variant = if exp.variant.trim().is_empty() { "this variant" } else { exp.variant.trim() };
     let description = exp.description.trim();
-    if !description.is_empty() {
+    if description.is_empty() {
+        let classes = report.groups.iter().any(|g| g.class.is_some()) || report.groups.is_empty();
+        if classes {
+            text.push_str(&format!("Are the pieces that {variant} puts in one value class really worth the same? "));
+        } else {
+            text.push_str(&format!("Are the armies of {variant} rated together below really worth the same? "));
+        }
+    } else {
         text.push_str(description);
         if !description.ends_with(['.', '!', '?']) {
             text.push('.');
         }
         text.push(' ');
     }
-    let variant = if exp.variant.trim().is_empty() { "this variant" } else { exp.variant.trim() };
-    let classes = report.groups.iter().any(|g| g.class.is_some()) || report.groups.is_empty();
-    if classes {
-        text.push_str(&format!("Are the pieces that {variant} puts in one value class really worth the same? "));
-    } else {
-        text.push_str(&format!("Are the armies of {variant} rated together below really worth the same? "));
-    }
     let variant_description = exp.variant_description.trim();
     if !variant_description.is_empty() {
-        text.push_str(&format!("({variant}: {variant_description}) "));
+        text.push_str(&format!("The variant played is {variant}: {variant_description}"));
+        if !variant_description.ends_with(['.', '!', '?']) {
+            text.push('.');
+        }
+        text.push(' ');
     }
     text.push_str(&format!(
         "To find out, engines played {} against each other in {} matchups. Two pieces count as equivalent when, \

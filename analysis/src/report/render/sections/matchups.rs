@@ -18,8 +18,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
          trinomial otherwise. SPRT: the sequential test's decision and log-likelihood ratio, when one ran.",
     );
     let mut table = Table::new(&[
-        ("Matchup", Align::Left),
-        ("A vs B", Align::Left),
+        ("Matchup (A vs B)", Align::Left),
         ("Games", Align::Right),
         ("A wins / draws / B wins", Align::Right),
         ("Score of A (95% CI)", Align::Right),
@@ -41,9 +40,11 @@ fn row(m: &MatchupStats) -> Vec<String> {
         Some(s) => format!("{} (LLR {})", s.decision, signed(s.llr, 2)),
         None => "none".to_owned(),
     };
+    let pairing = format!("{} vs {}", m.a, m.b);
+    // The name only when it says more than the pairing (`pawn-odds`).
+    let plain = m.name.trim().is_empty() || m.name == format!("{}-vs-{}", m.a, m.b) || m.name == pairing;
     vec![
-        m.name.clone(),
-        format!("{} vs {}", m.a, m.b),
+        if plain { pairing } else { format!("{} ({pairing})", m.name) },
         count(m.games),
         format!("{} / {} / {}", count(m.a_wins), count(m.draws), count(m.b_wins)),
         percent_estimate(m.score, m.score_interval),

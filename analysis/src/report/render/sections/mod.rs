@@ -11,6 +11,7 @@ mod notes;
 mod pocket;
 mod ratings;
 mod reproduction;
+mod training;
 mod verdicts;
 
 use super::super::model::{Report, VerdictKind};
@@ -22,6 +23,7 @@ pub(super) const RATINGS: &str = "Ratings and head-to-head results";
 pub(super) const MATCHUPS: &str = "All matchups";
 pub(super) const BALANCE: &str = "Game balance";
 pub(super) const POCKET_USE: &str = "Pocket use per piece";
+pub(super) const TRAINING: &str = "What training learned";
 pub(super) const CALIBRATION: &str = "Calibration: from Elo to pawns";
 pub(super) const NOTES: &str = "Notes and caveats";
 pub(super) const REPRODUCTION: &str = "Reproduction";
@@ -35,6 +37,7 @@ pub(super) fn build(report: &Report) -> Doc {
     matchups::write(&mut doc, report);
     balance::write(&mut doc, report);
     pocket::write(&mut doc, report);
+    training::write(&mut doc, report);
     calibration::write(&mut doc, report);
     notes::write(&mut doc, report);
     reproduction::write(&mut doc, report);

@@ -39,6 +39,6 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         ]);
     }
     doc.table(table);
-    doc.figure(PLOT, "Pocket moves per piece: pocketed, mutated into, promoted into and dropped.");
+    doc.figure(PLOT, "");
 }
 

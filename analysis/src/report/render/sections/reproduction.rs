@@ -53,12 +53,12 @@ fn commands(report: &Report) -> String {
          pocketlab run {}\n",
         shell_quote(&file)
     ));
-    out.push_str("# rebuild this report from the logs\n");
+    out.push_str("# rebuild this report from the logs it read\n");
     if e.logs.is_empty() {
         out.push_str("pocketlab report <log dir>\n");
-    }
-    for dir in &e.logs {
-        out.push_str(&format!("pocketlab report {}\n", shell_quote(dir)));
+    } else {
+        let dirs: Vec<String> = e.logs.iter().map(|d| shell_quote(d)).collect();
+        out.push_str(&format!("pocketlab report {}\n", dirs.join(" ")));
     }
     out
 }

@@ -1,0 +1,128 @@
+//! What self-play training learned, when the report belongs to a training
+//! run: learned values next to the class table, the classes the values
+//! suggest, how the values converged, and published values for the
+//! orthodox pieces as a sanity check.
+
+use super::super::super::model::{Report, TrainingSummary};
+use super::super::derived::{TRAINING_CONVERGENCE, TRAINING_VALUES, piece_label};
+use super::super::doc::{Align, Block, Doc, Table};
+use super::super::format::{NA, count, estimate, fixed, signed, value_interval};
+use super::TRAINING;
+
+pub(super) fn write(doc: &mut Doc, report: &Report) {
+    let Some(t) = &report.training else { return };
+    doc.heading(2, TRAINING);
+    doc.paragraph(overview(t));
+    if let Some(v) = &t.validation {
+        let text = if v.text.trim().is_empty() {
+            format!(
+                "Validation match, trained against starting values: {} Elo over {}.",
+                estimate(v.elo, v.elo_interval, 0),
+                count(v.games)
+            )
+        } else {
+            v.text.clone()
+        };
+        doc.paragraph(text);
+    }
+    let findings: Vec<String> = t.findings.iter().filter(|f| !f.trim().is_empty()).cloned().collect();
+    if findings.is_empty() {
+        doc.paragraph("No piece stands out: every learned value sits with its own class.");
+    } else {
+        doc.push(Block::List(findings));
+    }
+
+    doc.heading(4, "Learned values");
+    if t.pieces.is_empty() {
+        doc.paragraph("Training produced no values.");
+    } else {
+        doc.table(values_table(t));
+        doc.figure(TRAINING_VALUES, "");
+    }
+
+    doc.heading(4, "Classes the learned values suggest");
+    if t.suggested_classes.is_empty() {
+        doc.paragraph("No suggestion: no learned value is known.");
+    } else {
+        doc.aside(
+            "Pieces sorted by learned value and grouped while their 95% intervals overlap: within a group, training \
+             cannot tell the values apart. Compare with the class table the variant uses.",
+        );
+        let mut table = Table::new(&[("Suggested class", Align::Right), ("Pieces", Align::Left)]);
+        for (i, class) in t.suggested_classes.iter().enumerate() {
+            let names: Vec<String> = class
+                .iter()
+                .map(|letter| match t.pieces.iter().find(|p| &p.letter == letter) {
+                    Some(p) => piece_label(&p.letter, &p.name),
+                    None => letter.clone(),
+                })
+                .collect();
+            let rank = if i == 0 { "1 (lowest)".to_owned() } else { (i + 1).to_string() };
+            table.push(vec![rank, names.join(", ")]);
+        }
+        doc.table(table);
+    }
+
+    doc.heading(4, "Convergence");
+    doc.figure(TRAINING_CONVERGENCE, "Each line is one piece's learned value after each generation.");
+
+    if !t.published.is_empty() {
+        doc.heading(4, "Compared with published values");
+        let mut table = Table::new(&[
+            ("Piece", Align::Left),
+            ("Learned here", Align::Right),
+            ("Kaufman (1999)", Align::Right),
+            ("AlphaZero study (2020)", Align::Right),
+        ]);
+        for p in &t.published {
+            let name = t.pieces.iter().find(|x| x.letter == p.letter).map_or(String::new(), |x| x.name.clone());
+            table.push(vec![
+                piece_label(&p.letter, &name),
+                fixed(p.learned, 2),
+                fixed(p.kaufman_1999, 2),
+                fixed(p.alphazero_2020, 2),
+            ]);
+        }
+        doc.table(table);
+    }
+}
+
+fn overview(t: &TrainingSummary) -> String {
+    let generations =
+        if t.generations == 1 { "1 generation".to_owned() } else { format!("{} generations", count(t.generations as u64)) };
+    let convergence = if t.converged {
+        "and converged (the values stopped moving)"
+    } else {
+        "and had not converged when it stopped, so the values may still move"
+    };
+    let mut text = format!(
+        "Self-play training tuned the engine's piece values over {generations} {convergence}. Values are in pawns, \
+         with 95% intervals."
+    );
+    if !t.final_params.trim().is_empty() {
+        text.push_str(&format!(" The learned values are saved in {}.", t.final_params.trim()));
+    }
+    text
+}
+
+fn values_table(t: &TrainingSummary) -> Table {
+    let mut table = Table::new(&[
+        ("Piece", Align::Left),
+        ("Class", Align::Right),
+        ("Learned value (95% CI)", Align::Right),
+        ("In the pocket (95% CI)", Align::Right),
+        ("vs class mean: training", Align::Right),
+        ("vs class mean: direct matches", Align::Right),
+    ]);
+    for p in &t.pieces {
+        table.push(vec![
+            piece_label(&p.letter, &p.name),
+            p.class.map_or(NA.to_owned(), |c| c.to_string()),
+            value_interval(p.value, p.interval, 2),
+            value_interval(p.pocket_value, p.pocket_interval, 2),
+            signed(p.learned_relative, 2),
+            p.direct_relative.map_or("not measured".to_owned(), |d| signed(d, 2)),
+        ]);
+    }
+    table
+}

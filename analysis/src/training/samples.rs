@@ -1,0 +1,112 @@
+//! Training samples from a self-play log: quiet positions with their
+//! game's result, turned into material features.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use pocketlab_core::engine::{Evaluator, see};
+use pocketlab_core::{Color, Move, MoveList, PieceType, Position, Variant};
+use pocketlab_selfplay::log::{read_games, read_moves};
+
+use super::fit::Sample;
+
+/// The features the values are fitted to: one board count and one pocket
+/// count (White minus Black) per non-royal piece type.
+#[derive(Clone, Debug)]
+pub struct FeatureSpace {
+    pub kinds: Vec<PieceType>,
+}
+
+impl FeatureSpace {
+    pub fn new(variant: &Variant) -> FeatureSpace {
+        FeatureSpace {
+            kinds: variant
+                .piece_types()
+                .filter(|&t| t != variant.royal)
+                .collect(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        2 * self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Current values (board, then pocket) from an evaluator.
+    pub fn prior(&self, eval: &Evaluator) -> Vec<f64> {
+        let board = self.kinds.iter().map(|&t| f64::from(eval.value(t)));
+        let pocket = self.kinds.iter().map(|&t| f64::from(eval.pocket_value(t)));
+        board.chain(pocket).collect()
+    }
+
+    fn features(&self, pos: &Position<'_>) -> Vec<f64> {
+        let diff = |f: &dyn Fn(Color) -> f64| f(Color::White) - f(Color::Black);
+        let board = self
+            .kinds
+            .iter()
+            .map(|&t| diff(&|c| f64::from(pos.pieces(c, t).count())));
+        let pocket = self
+            .kinds
+            .iter()
+            .map(|&t| diff(&|c| f64::from(pos.pocket_count(c, t))));
+        board.chain(pocket).collect()
+    }
+}
+
+/// A position is quiet when the side to move is not in check and has no
+/// capture or promotion that wins material by static exchange.
+fn is_quiet(pos: &Position<'_>, eval: &Evaluator, buffer: &mut MoveList) -> bool {
+    if pos.is_check() {
+        return false;
+    }
+    buffer.clear();
+    pos.tactical_moves(buffer);
+    !buffer.iter().any(|&m| match m {
+        Move::PocketIn { .. } | Move::Promotion { .. } => true,
+        _ => see(pos, eval, m) > 0,
+    })
+}
+
+/// Quiet logged positions of `log`, with features, offsets and results.
+pub fn samples_from_log(
+    log: &Path,
+    variant: &Variant,
+    eval: &Evaluator,
+    space: &FeatureSpace,
+) -> anyhow::Result<Vec<Sample>> {
+    let results: HashMap<u64, f64> = read_games(log)?
+        .into_iter()
+        .map(|g| (g.game_id, g.white_score))
+        .collect();
+    let prior = space.prior(eval);
+    let mut buffer = MoveList::new();
+    let mut out = Vec::new();
+    for m in read_moves(log)? {
+        let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id)) else {
+            continue;
+        };
+        let pos = Position::from_fen(variant, fen)
+            .map_err(|e| anyhow::anyhow!("{}: game {}: {e}", log.display(), m.game_id))?;
+        if !is_quiet(&pos, eval, &mut buffer) {
+            continue;
+        }
+        let features = space.features(&pos);
+        let stm = f64::from(eval.evaluate(&pos));
+        let white_view = if pos.side_to_move() == Color::White {
+            stm
+        } else {
+            -stm
+        };
+        let material: f64 = features.iter().zip(&prior).map(|(x, w)| x * w).sum();
+        out.push(Sample {
+            features,
+            offset: white_view - material,
+            result,
+            game: m.game_id,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,218 @@
+//! What training tells the designer: learned values by class, a suggested
+//! class table, misplaced pieces, and comparisons with direct matches and
+//! published values.
+
+use std::collections::BTreeMap;
+
+use pocketlab_core::Variant;
+
+use super::generations::TrainingOutcome;
+use crate::report::model::{
+    LearnedPiece, PublishedValue, Report, TrainingSummary, ValidationMatch,
+};
+
+/// Published orthodox values (pawns): Kaufman (1999), and the AlphaZero
+/// study of classical chess (Tomašev et al. 2020).
+const PUBLISHED: &[(char, f64, f64)] = &[
+    ('P', 1.0, 1.0),
+    ('N', 3.25, 3.05),
+    ('B', 3.25, 3.33),
+    ('R', 5.0, 5.63),
+    ('Q', 9.75, 9.5),
+];
+
+/// Difference (pawns) between learned and direct relative values worth a remark.
+const DISAGREEMENT_PAWNS: f64 = 0.25;
+
+pub fn summarize(
+    outcome: &TrainingOutcome,
+    variant: &Variant,
+    direct: &[Report],
+    validation: Option<&Report>,
+) -> TrainingSummary {
+    let last = outcome.fits.last();
+    let mut pieces: Vec<LearnedPiece> = Vec::new();
+    if let Some(fit) = last {
+        for (letter, v) in &fit.board {
+            let Some(kind) = letter
+                .chars()
+                .next()
+                .and_then(|c| variant.piece_by_letter(c))
+            else {
+                continue;
+            };
+            let pocket = fit.pocket.get(letter);
+            pieces.push(LearnedPiece {
+                letter: letter.clone(),
+                name: variant.piece(kind).name.clone(),
+                class: variant.piece(kind).class,
+                value: v.value / 100.0,
+                interval: (v.low / 100.0, v.high / 100.0),
+                pocket_value: pocket.map_or(f64::NAN, |p| p.value / 100.0),
+                pocket_interval: pocket
+                    .map_or((f64::NAN, f64::NAN), |p| (p.low / 100.0, p.high / 100.0)),
+                direct_relative: None,
+                learned_relative: 0.0,
+            });
+        }
+    }
+    pieces.sort_by(|a, b| a.class.cmp(&b.class).then(a.value.total_cmp(&b.value)));
+
+    // Relative to the class mean, as the direct-match ratings are.
+    let mut class_means: BTreeMap<u8, f64> = BTreeMap::new();
+    for class in pieces
+        .iter()
+        .filter_map(|p| p.class)
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let members: Vec<f64> = pieces
+            .iter()
+            .filter(|p| p.class == Some(class))
+            .map(|p| p.value)
+            .collect();
+        class_means.insert(class, members.iter().sum::<f64>() / members.len() as f64);
+    }
+    let direct_ratings: BTreeMap<String, f64> = direct
+        .iter()
+        .flat_map(|r| {
+            r.groups
+                .iter()
+                .filter(|g| g.class.is_some())
+                .flat_map(|g| g.players.iter().map(|p| (p.name.clone(), p.pawns)))
+        })
+        .collect();
+    for p in &mut pieces {
+        p.learned_relative = p
+            .class
+            .and_then(|c| class_means.get(&c))
+            .map_or(0.0, |m| p.value - m);
+        p.direct_relative = direct_ratings.get(&p.letter).copied();
+    }
+
+    let mut findings = Vec::new();
+    for p in &pieces {
+        let Some(class) = p.class else { continue };
+        let own = class_means[&class];
+        let nearest = class_means
+            .iter()
+            .min_by(|a, b| (a.1 - p.value).abs().total_cmp(&(b.1 - p.value).abs()))
+            .map(|(&c, &m)| (c, m));
+        if let Some((c, m)) = nearest {
+            let outside_own = p.interval.0 > own || p.interval.1 < own;
+            if c != class && outside_own {
+                findings.push(format!(
+                    "{} ({}) learned {:.2} pawns: closer to class {c} (mean {m:.2}) than to its own class {class} (mean {own:.2}).",
+                    p.letter, p.name, p.value
+                ));
+            }
+        }
+        if let Some(d) = p.direct_relative {
+            if (d - p.learned_relative).abs() > DISAGREEMENT_PAWNS {
+                findings.push(format!(
+                    "{} ({}): training puts it {:+.2} pawns from its class mean, direct matches {:+.2}: the two disagree.",
+                    p.letter, p.name, p.learned_relative, d
+                ));
+            }
+        }
+    }
+    let orthodox: Vec<(char, f64)> = ['P', 'N', 'B', 'R', 'Q']
+        .iter()
+        .filter_map(|&c| {
+            pieces
+                .iter()
+                .find(|p| p.letter == c.to_string())
+                .map(|p| (c, p.value))
+        })
+        .collect();
+    if orthodox.len() == 5 {
+        let v = |c: char| orthodox.iter().find(|x| x.0 == c).map_or(f64::NAN, |x| x.1);
+        let ordered = v('P') < v('N').min(v('B')) && v('N').max(v('B')) < v('R') && v('R') < v('Q');
+        findings.push(if ordered {
+            "Sanity: the orthodox ordering pawn < knight, bishop < rook < queen holds.".to_owned()
+        } else {
+            "Sanity check failed: the learned orthodox values do not follow pawn < knight, bishop < rook < queen; more games are needed.".to_owned()
+        });
+    }
+    let published = PUBLISHED
+        .iter()
+        .filter_map(|&(c, k, a)| {
+            let learned = pieces.iter().find(|p| p.letter == c.to_string())?.value;
+            Some(PublishedValue {
+                letter: c.to_string(),
+                learned,
+                kaufman_1999: k,
+                alphazero_2020: a,
+            })
+        })
+        .collect();
+
+    TrainingSummary {
+        generations: outcome.fits.len(),
+        converged: outcome.converged,
+        history: outcome
+            .fits
+            .iter()
+            .map(|f| {
+                (
+                    f.generation,
+                    f.board
+                        .iter()
+                        .map(|(l, v)| (l.clone(), v.value / 100.0))
+                        .collect(),
+                )
+            })
+            .collect(),
+        suggested_classes: suggest_classes(&pieces),
+        findings,
+        published,
+        validation: validation.and_then(validation_match),
+        pieces,
+        final_params: outcome.final_params.display().to_string(),
+    }
+}
+
+/// Pieces sorted by value, grouped while every member's interval shares a
+/// point with the others' (so a group's values cannot be told apart).
+fn suggest_classes(pieces: &[LearnedPiece]) -> Vec<Vec<String>> {
+    let mut sorted: Vec<&LearnedPiece> = pieces.iter().filter(|p| p.value.is_finite()).collect();
+    sorted.sort_by(|a, b| a.value.total_cmp(&b.value));
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut shared_high = f64::NEG_INFINITY;
+    for p in sorted {
+        match groups.last_mut() {
+            Some(group) if p.interval.0 <= shared_high => {
+                group.push(p.letter.clone());
+                shared_high = shared_high.min(p.interval.1);
+            }
+            _ => {
+                groups.push(vec![p.letter.clone()]);
+                shared_high = p.interval.1;
+            }
+        }
+    }
+    groups
+}
+
+fn validation_match(report: &Report) -> Option<ValidationMatch> {
+    let m = report.matchups.first()?;
+    let text = format!(
+        "Trained values against the starting values over {} games: {:+.0} Elo ({:+.0} to {:+.0}); {}.",
+        m.games,
+        m.elo,
+        m.elo_interval.0,
+        m.elo_interval.1,
+        if m.elo_interval.0 > 0.0 {
+            "training made the engine clearly stronger"
+        } else if m.elo_interval.1 < 0.0 {
+            "training made the engine weaker"
+        } else {
+            "no clear difference yet"
+        }
+    );
+    Some(ValidationMatch {
+        games: m.games,
+        elo: m.elo,
+        elo_interval: m.elo_interval,
+        text,
+    })
+}
