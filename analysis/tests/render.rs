@@ -12,26 +12,32 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pocketlab_analysis::report::model::{
-    Calibration, ExperimentInfo, GameBalance, LengthStats, MatchupStats, PairVerdict, PieceUse, PlayerRating,
-    RatingGroup, Report, SprtOutcome, VerdictKind,
+    Calibration, ExperimentInfo, GameBalance, LearnedPiece, LengthStats, MatchupStats, PairVerdict,
+    PieceUse, PlayerRating, PublishedValue, RatingGroup, Report, SprtOutcome, TrainingSummary,
+    ValidationMatch, VerdictKind,
 };
 use pocketlab_analysis::report::render::{RenderedReport, write_report};
 
 const ELO_PER_PAWN: f64 = 120.0;
 
-const SECTIONS: [&str; 9] = [
+/// Every section of a training report, in order; the training section is
+/// the only optional one.
+const SECTIONS: [&str; 10] = [
     "What was asked",
     "Verdicts",
     "Ratings and head-to-head results",
     "All matchups",
     "Game balance",
     "Pocket use per piece",
+    TRAINING,
     "Calibration: from Elo to pawns",
     "Notes and caveats",
     "Reproduction",
 ];
 
-const PLOTS: [&str; 8] = [
+const TRAINING: &str = "What training learned";
+
+const PLOTS: [&str; 10] = [
     "group-2-strength",
     "group-2-matrix",
     "group-3-strength",
@@ -40,6 +46,8 @@ const PLOTS: [&str; 8] = [
     "lengths",
     "terminations",
     "pocket-use",
+    "training-values",
+    "training-convergence",
 ];
 
 // ---------------------------------------------------------------- builders
@@ -51,13 +59,24 @@ fn player(name: &str, label: &str, elo: f64, half_width: f64, games: u64) -> Pla
         elo,
         elo_interval: (elo - half_width, elo + half_width),
         pawns: elo / ELO_PER_PAWN,
-        pawns_interval: ((elo - half_width) / ELO_PER_PAWN, (elo + half_width) / ELO_PER_PAWN),
+        pawns_interval: (
+            (elo - half_width) / ELO_PER_PAWN,
+            (elo + half_width) / ELO_PER_PAWN,
+        ),
         games,
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn verdict(a: &str, b: &str, elo: f64, half: f64, games: u64, kind: VerdictKind, text: &str) -> PairVerdict {
+fn verdict(
+    a: &str,
+    b: &str,
+    elo: f64,
+    half: f64,
+    games: u64,
+    kind: VerdictKind,
+    text: &str,
+) -> PairVerdict {
     PairVerdict {
         a: a.into(),
         b: b.into(),
@@ -69,13 +88,28 @@ fn verdict(a: &str, b: &str, elo: f64, half: f64, games: u64, kind: VerdictKind,
         pairs: games / 2,
         kind,
         text: text.into(),
-        tost_p: if kind == VerdictKind::Equivalent { 0.01 } else { 0.4 },
-        difference_p: if kind == VerdictKind::Different { 0.001 } else { 0.5 },
+        tost_p: if kind == VerdictKind::Equivalent {
+            0.01
+        } else {
+            0.4
+        },
+        difference_p: if kind == VerdictKind::Different {
+            0.001
+        } else {
+            0.5
+        },
         more_pairs_needed: (kind == VerdictKind::Inconclusive).then_some(400),
     }
 }
 
-fn matchup(a: &str, b: &str, wins: u64, draws: u64, losses: u64, sprt: Option<(&str, f64)>) -> MatchupStats {
+fn matchup(
+    a: &str,
+    b: &str,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    sprt: Option<(&str, f64)>,
+) -> MatchupStats {
     let games = wins + draws + losses;
     let score = (wins as f64 + 0.5 * draws as f64) / games as f64;
     let elo = -400.0 * (1.0 / score - 1.0).log10();
@@ -98,7 +132,10 @@ fn matchup(a: &str, b: &str, wins: u64, draws: u64, losses: u64, sprt: Option<(&
         pawns_interval: ((elo - 14.0) / ELO_PER_PAWN, (elo + 14.0) / ELO_PER_PAWN),
         los: 0.5 + score.clamp(0.0, 1.0) - 0.5,
         white_score: 0.54,
-        sprt: sprt.map(|(decision, llr)| SprtOutcome { llr, decision: decision.into() }),
+        sprt: sprt.map(|(decision, llr)| SprtOutcome {
+            llr,
+            decision: decision.into(),
+        }),
     }
 }
 
@@ -258,7 +295,81 @@ fn example_report() -> Report {
             "Engines searched 10,000 nodes per move; stronger play may value pieces differently.".into(),
             "The super bishop played half as many games as the others.".into(),
         ],
-        training: None,
+        training: Some(example_training()),
+    }
+}
+
+/// Twelve generations of training on the same pieces: the nightrider's
+/// learned value sits below its class.
+fn example_training() -> TrainingSummary {
+    // (letter, name, class, learned value, half-width, starting value, direct relative)
+    let pieces = [
+        ("P", "pawn", 1, 1.0, 0.05, 1.0, None),
+        ("B", "bishop", 2, 3.30, 0.12, 3.25, Some(0.02)),
+        ("N", "knight", 2, 3.15, 0.12, 3.25, Some(-0.02)),
+        ("R", "rook", 3, 5.20, 0.15, 5.0, Some(0.32)),
+        ("I", "nightrider", 3, 4.40, 0.20, 5.0, Some(-0.23)),
+        ("C", "super bishop", 3, 4.90, 0.18, 5.0, Some(-0.09)),
+    ];
+    let class_mean = |class: u8| {
+        let values: Vec<f64> = pieces
+            .iter()
+            .filter(|p| p.2 == class)
+            .map(|p| p.3)
+            .collect();
+        values.iter().sum::<f64>() / values.len() as f64
+    };
+    let history = (0..12u32)
+        .map(|g| {
+            let values = pieces
+                .iter()
+                .map(|p| (p.0.to_owned(), p.3 + (p.5 - p.3) * 0.6f64.powi(g as i32)))
+                .collect();
+            (g, values)
+        })
+        .collect();
+    TrainingSummary {
+        generations: 12,
+        converged: true,
+        history,
+        pieces: pieces
+            .iter()
+            .map(|&(letter, name, class, value, half, _, direct)| LearnedPiece {
+                letter: letter.into(),
+                name: name.into(),
+                class: Some(class),
+                value,
+                interval: (value - half, value + half),
+                pocket_value: value * 1.1,
+                pocket_interval: ((value - half) * 1.1, (value + half) * 1.1),
+                direct_relative: direct,
+                learned_relative: value - class_mean(class),
+            })
+            .collect(),
+        suggested_classes: vec![vec!["P".into()], vec!["N".into(), "B".into()], vec!["I".into()], vec![
+            "C".into(),
+            "R".into(),
+        ]],
+        findings: vec![
+            "I (nightrider) learned 4.40 pawns: closer to class 2 (mean 3.23) than to its own class 3 (mean 4.83)."
+                .into(),
+            "Sanity: the orthodox ordering pawn < knight, bishop < rook < queen holds.".into(),
+        ],
+        published: vec![
+            PublishedValue { letter: "P".into(), learned: 1.0, kaufman_1999: 1.0, alphazero_2020: 1.0 },
+            PublishedValue { letter: "N".into(), learned: 3.15, kaufman_1999: 3.25, alphazero_2020: 3.05 },
+            PublishedValue { letter: "B".into(), learned: 3.30, kaufman_1999: 3.25, alphazero_2020: 3.33 },
+            PublishedValue { letter: "R".into(), learned: 5.20, kaufman_1999: 5.0, alphazero_2020: 5.63 },
+        ],
+        validation: Some(ValidationMatch {
+            games: 800,
+            elo: 24.0,
+            elo_interval: (8.0, 40.0),
+            text: "Trained values against the starting values over 800 games: +24 Elo (+8 to +40); training made the \
+                   engine clearly stronger."
+                .into(),
+        }),
+        final_params: "reports/pmc-classes-2-3/training/final.toml".into(),
     }
 }
 
@@ -296,7 +407,13 @@ fn empty_report() -> Report {
             draw_rate: f64::NAN,
             decisive_rate: f64::NAN,
             terminations: Vec::new(),
-            length: LengthStats { mean: f64::NAN, median: f64::NAN, p10: f64::NAN, p90: f64::NAN, histogram: Vec::new() },
+            length: LengthStats {
+                mean: f64::NAN,
+                median: f64::NAN,
+                p10: f64::NAN,
+                p90: f64::NAN,
+                histogram: Vec::new(),
+            },
             branching_factor: None,
             branching_sample: 0,
         },
@@ -325,6 +442,17 @@ fn example() -> (Report, &'static RenderedReport) {
     (example_report(), rendered)
 }
 
+/// Renders into a fresh temporary directory; with `POCKETLAB_KEEP_REPORT`
+/// set, also into `<that>-<name>` for looking at.
+fn render_named(report: &Report, name: &str) -> (tempfile::TempDir, RenderedReport) {
+    if let Some(keep) = std::env::var_os("POCKETLAB_KEEP_REPORT") {
+        let mut dir = keep;
+        dir.push(format!("-{name}"));
+        write_report(report, Path::new(&dir)).unwrap();
+    }
+    render(report)
+}
+
 fn render(report: &Report) -> (tempfile::TempDir, RenderedReport) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("reports").join("example");
@@ -351,7 +479,11 @@ fn html_text(html: &str) -> String {
 }
 
 fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// A small RFC 4180 parser (quoted fields, doubled quotes, line breaks
@@ -389,7 +521,11 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 }
 
 fn csv_table(rendered: &RenderedReport, name: &str) -> Vec<Vec<String>> {
-    let path = rendered.tables.iter().find(|p| p.file_name().unwrap() == name).unwrap_or_else(|| panic!("no {name}"));
+    let path = rendered
+        .tables
+        .iter()
+        .find(|p| p.file_name().unwrap() == name)
+        .unwrap_or_else(|| panic!("no {name}"));
     let rows = parse_csv(&read(path));
     assert!(!rows.is_empty(), "{name} has no header");
     for row in &rows {
@@ -409,17 +545,35 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     assert!(rendered.html.ends_with("report.html") && rendered.markdown.ends_with("report.md"));
 
     for heading in SECTIONS {
-        assert!(text.contains(&format!(">{}</h2>", html_escape(heading))), "HTML lacks section {heading}");
-        assert!(md.contains(&format!("\n## {heading}\n")), "Markdown lacks section {heading}");
+        assert!(
+            text.contains(&format!(">{}</h2>", html_escape(heading))),
+            "HTML lacks section {heading}"
+        );
+        assert!(
+            md.contains(&format!("\n## {heading}\n")),
+            "Markdown lacks section {heading}"
+        );
     }
     for group in &report.groups {
         assert!(text.contains(&html_escape(&group.title)));
         assert!(md.contains(&group.title));
-        assert!(text.contains(&html_escape(&group.summary)), "HTML lacks summary of {}", group.title);
+        assert!(
+            text.contains(&html_escape(&group.summary)),
+            "HTML lacks summary of {}",
+            group.title
+        );
         for pair in &group.pairs {
-            assert!(text.contains(&html_escape(&pair.text)), "HTML lacks verdict {}", pair.text);
+            assert!(
+                text.contains(&html_escape(&pair.text)),
+                "HTML lacks verdict {}",
+                pair.text
+            );
             // Markdown escapes punctuation such as `(` not at all and `_`/`*` with a backslash.
-            assert!(md.contains(&pair.text), "Markdown lacks verdict {}", pair.text);
+            assert!(
+                md.contains(&pair.text),
+                "Markdown lacks verdict {}",
+                pair.text
+            );
         }
     }
     for headline in &report.headlines {
@@ -431,16 +585,38 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     for w in SECTIONS.windows(2) {
         assert!(at(w[0]) < at(w[1]), "{} should come before {}", w[0], w[1]);
     }
+    // Training: findings, validation, suggested classes, published values.
+    let training = report.training.as_ref().unwrap();
+    for finding in &training.findings {
+        assert!(
+            text.contains(&html_escape(finding)),
+            "HTML lacks finding {finding}"
+        );
+    }
+    assert!(text.contains(&html_escape(&training.validation.as_ref().unwrap().text)));
+    assert!(text.contains("N (knight), B (bishop)") && md.contains("N (knight), B (bishop)"));
+    assert!(text.contains("Kaufman (1999)") && text.contains("5.63"));
+    assert!(
+        text.contains("4.40 (4.20 to 4.60)"),
+        "learned value with interval"
+    );
     // Verdicts are colour-coded.
     for tone in ["badge good", "badge bad", "badge unsure"] {
         assert!(text.contains(tone), "no {tone}");
     }
     // Numbers formatted for people: estimate with interval, percentages.
-    assert!(text.contains("+0.54 (0.38 to 0.71)"), "pawn difference with interval");
+    assert!(
+        text.contains("+0.54 (0.38 to 0.71)"),
+        "pawn difference with interval"
+    );
     assert!(text.contains("White scores 54.3% (53.4% to 55.2%)"));
     // Reproduction: the experiment file escaped, seed, hash, commands.
     assert!(text.contains("# check: a &lt; b &amp;&amp; &quot;quoted&quot;"));
-    assert!(text.contains("20261122") && text.contains("3f2a9c0e5d7b1a44") && text.contains("0.1.0 (a8372f4)"));
+    assert!(
+        text.contains("20261122")
+            && text.contains("3f2a9c0e5d7b1a44")
+            && text.contains("0.1.0 (a8372f4)")
+    );
     assert!(text.contains("pocketlab run pmc-classes-2-3.toml"));
     assert!(
         text.contains("pocketlab report runs/pmc-classes-2-3 &#39;runs/pawn odds&#39;"),
@@ -450,36 +626,72 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     assert!(md.contains("pocketlab run pmc-classes-2-3.toml"));
     // Markdown tables and plot links.
     assert!(md.contains("| Pair | Verdict | In plain words |"));
-    assert!(md.contains("**≠ different**") && md.contains("**≈ equivalent**") && md.contains("**? inconclusive**"));
+    assert!(
+        md.contains("**≠ different**")
+            && md.contains("**≈ equivalent**")
+            && md.contains("**? inconclusive**")
+    );
     for stem in PLOTS {
-        assert!(md.contains(&format!("](plots/{stem}.png)")), "Markdown does not link {stem}");
+        assert!(
+            md.contains(&format!("](plots/{stem}.png)")),
+            "Markdown does not link {stem}"
+        );
     }
 }
 
 #[test]
 fn every_plot_is_written_as_png_and_svg() {
     let (_, rendered) = example();
-    assert_eq!(rendered.plots.len(), 2 * PLOTS.len(), "{:?}", rendered.plots);
+    assert_eq!(
+        rendered.plots.len(),
+        2 * PLOTS.len(),
+        "{:?}",
+        rendered.plots
+    );
     let titles = [
-        ("group-2-strength", "Class 2: bishop, knight: strength of each piece (1,600 games)"),
+        (
+            "group-2-strength",
+            "Class 2: bishop, knight: strength of each piece (1,600 games)",
+        ),
         ("group-2-matrix", "head-to-head scores (1,600 games)"),
         ("group-3-strength", "strength of each piece (4,000 games)"),
-        ("group-3-matrix", "Class 3: rook, nightrider, super bishop: head-to-head scores"),
+        (
+            "group-3-matrix",
+            "Class 3: rook, nightrider, super bishop: head-to-head scores",
+        ),
         ("ladder", "Elo ladder of all 5 rated pieces (5,600 games)"),
         ("lengths", "Game length ("),
         ("terminations", "How games ended ("),
         ("pocket-use", "Pocket moves per piece"),
+        (
+            "training-values",
+            "Learned piece values after 12 generations of training",
+        ),
+        (
+            "training-convergence",
+            "Learned piece values per generation (12 generations)",
+        ),
     ];
     for (stem, title) in titles {
-        let png = rendered.plots.iter().find(|p| p.file_name().unwrap().to_str() == Some(&format!("{stem}.png")));
+        let png = rendered
+            .plots
+            .iter()
+            .find(|p| p.file_name().unwrap().to_str() == Some(&format!("{stem}.png")));
         let png = png.unwrap_or_else(|| panic!("no {stem}.png"));
         let bytes = fs::read(png).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{stem}.png is not a PNG");
-        assert!(bytes.len() > 8 * 1024, "{stem}.png is only {} bytes", bytes.len());
+        assert!(
+            bytes.len() > 8 * 1024,
+            "{stem}.png is only {} bytes",
+            bytes.len()
+        );
         // IHDR: width and height, at least the promised 1000x600-ish canvas.
         let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
         let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-        assert!(width >= 1000 && height >= 400, "{stem}.png is {width}x{height}");
+        assert!(
+            width >= 1000 && height >= 400,
+            "{stem}.png is {width}x{height}"
+        );
 
         let svg = read(&png.with_extension("svg"));
         assert!(svg.contains("<svg"), "{stem}.svg is not SVG");
@@ -498,25 +710,54 @@ fn every_plot_is_written_as_png_and_svg() {
 fn html_is_self_contained() {
     let (_, rendered) = example();
     let html = read(&rendered.html);
-    for forbidden in ["src=\"http", "href=\"http", "src='http", "href='http", "<script", "<link", "@import", "url("] {
+    for forbidden in [
+        "src=\"http",
+        "href=\"http",
+        "src='http",
+        "href='http",
+        "<script",
+        "<link",
+        "@import",
+        "url(",
+    ] {
         assert!(!html.contains(forbidden), "HTML contains {forbidden}");
     }
-    assert_eq!(html.matches("src=\"data:image/png;base64,").count(), PLOTS.len());
+    assert_eq!(
+        html.matches("src=\"data:image/png;base64,").count(),
+        PLOTS.len()
+    );
     // Internal links only point at headings in the same file.
     let text = html_text(&html);
     for link in text.split("href=\"").skip(1) {
         let target = &link[..link.find('"').unwrap()];
         assert!(target.starts_with('#'), "external link {target}");
-        assert!(text.contains(&format!("id=\"{}\"", &target[1..])), "dangling link {target}");
+        assert!(
+            text.contains(&format!("id=\"{}\"", &target[1..])),
+            "dangling link {target}"
+        );
     }
 }
 
 #[test]
 fn tables_parse_back_with_the_right_rows() {
     let (report, rendered) = example();
-    let names: Vec<String> =
-        rendered.tables.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
-    for name in ["matchups.csv", "ratings.csv", "verdicts.csv", "terminations.csv", "lengths.csv", "pocket_use.csv"] {
+    let names: Vec<String> = rendered
+        .tables
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let expected = [
+        "matchups.csv",
+        "ratings.csv",
+        "verdicts.csv",
+        "terminations.csv",
+        "lengths.csv",
+        "pocket_use.csv",
+        "learned_values.csv",
+        "training_history.csv",
+    ];
+    assert_eq!(names.len(), expected.len());
+    for name in expected {
         assert!(names.contains(&name.to_owned()), "missing {name}");
     }
 
@@ -527,7 +768,10 @@ fn tables_parse_back_with_the_right_rows() {
 
     let ratings = csv_table(rendered, "ratings.csv");
     assert_eq!(ratings.len(), 1 + 5);
-    assert_eq!(ratings[0][..5], ["group", "class", "player", "label", "elo"].map(String::from));
+    assert_eq!(
+        ratings[0][..5],
+        ["group", "class", "player", "label", "elo"].map(String::from)
+    );
     // A group title with commas survives quoting.
     assert_eq!(ratings[3][0], "Class 3: rook, nightrider, super bishop");
     assert_eq!(ratings[3][2], "R");
@@ -536,7 +780,10 @@ fn tables_parse_back_with_the_right_rows() {
     let verdicts = csv_table(rendered, "verdicts.csv");
     assert_eq!(verdicts.len(), 1 + 4);
     let kinds: Vec<&str> = verdicts[1..].iter().map(|r| r[3].as_str()).collect();
-    assert_eq!(kinds, ["equivalent", "different", "inconclusive", "equivalent"]);
+    assert_eq!(
+        kinds,
+        ["equivalent", "different", "inconclusive", "equivalent"]
+    );
     assert_eq!(verdicts[3][15], "400");
 
     let terminations = csv_table(rendered, "terminations.csv");
@@ -549,6 +796,19 @@ fn tables_parse_back_with_the_right_rows() {
     let pocket = csv_table(rendered, "pocket_use.csv");
     assert_eq!(pocket.len(), 1 + report.pocket_use.len());
     assert_eq!(pocket[6][1], "super bishop");
+
+    let learned = csv_table(rendered, "learned_values.csv");
+    assert_eq!(learned.len(), 1 + 6);
+    assert_eq!(
+        learned[5][..4],
+        ["I", "nightrider", "3", "4.4"].map(String::from)
+    );
+    assert_eq!(
+        learned[1][10], "",
+        "no direct rating for the pawn: empty cell"
+    );
+    let history = csv_table(rendered, "training_history.csv");
+    assert_eq!(history.len(), 1 + 12 * 6);
 }
 
 #[test]
@@ -567,13 +827,22 @@ fn nan_and_infinite_numbers_render_as_na() {
     report.matchups[0].score = f64::NAN;
     report.matchups[1].elo = f64::INFINITY;
     report.matchups[2].los = f64::NAN;
-    report.matchups[3].sprt = Some(SprtOutcome { llr: f64::NAN, decision: "continue".into() });
+    report.matchups[3].sprt = Some(SprtOutcome {
+        llr: f64::NAN,
+        decision: "continue".into(),
+    });
     report.calibration.interval = Some((f64::NAN, 140.0));
     report.balance.white_score = f64::NAN;
     report.balance.length.mean = f64::NAN;
     report.balance.branching_factor = Some(f64::NAN);
+    let t = report.training.as_mut().unwrap();
+    t.pieces[1].value = f64::NAN;
+    t.pieces[2].interval = (f64::NEG_INFINITY, f64::NAN);
+    t.pieces[3].pocket_value = f64::INFINITY;
+    t.history[3].1[0].1 = f64::NAN;
+    t.published[0].kaufman_1999 = f64::NAN;
 
-    let (_dir, rendered) = render(&report);
+    let (_dir, rendered) = render_named(&report, "nan");
     let text = html_text(&read(&rendered.html));
     let md = read(&rendered.markdown);
     for doc in [&text, &md] {
@@ -594,15 +863,31 @@ fn an_empty_report_still_renders() {
     let (_dir, rendered) = render(&empty_report());
     let text = html_text(&read(&rendered.html));
     let md = read(&rendered.markdown);
-    for heading in SECTIONS {
-        assert!(text.contains(&format!(">{}</h2>", html_escape(heading))), "HTML lacks {heading}");
-        assert!(md.contains(&format!("## {heading}")), "Markdown lacks {heading}");
+    for heading in SECTIONS.iter().filter(|h| **h != TRAINING) {
+        assert!(
+            text.contains(&format!(">{}</h2>", html_escape(heading))),
+            "HTML lacks {heading}"
+        );
+        assert!(
+            md.contains(&format!("## {heading}")),
+            "Markdown lacks {heading}"
+        );
     }
+    assert!(!text.contains(TRAINING), "no training, no training section");
     assert!(text.contains("No verdict yet"));
-    assert!(rendered.plots.is_empty(), "nothing to plot, yet {:?}", rendered.plots);
+    assert!(
+        rendered.plots.is_empty(),
+        "nothing to plot, yet {:?}",
+        rendered.plots
+    );
     assert_eq!(rendered.tables.len(), 6);
     for table in &rendered.tables {
-        assert_eq!(parse_csv(&read(table)).len(), 1, "{} should hold only its header", table.display());
+        assert_eq!(
+            parse_csv(&read(table)).len(),
+            1,
+            "{} should hold only its header",
+            table.display()
+        );
     }
     assert!(text.contains("pocketlab report &lt;log dir&gt;"));
 }
@@ -627,11 +912,29 @@ fn odd_groups_and_long_names_do_not_break_rendering() {
         matrix: Vec::new(),
         matrix_games: Vec::new(),
     });
-    report.groups.push(RatingGroup { class: Some(2), ..report.groups[0].clone() });
+    report.groups.push(RatingGroup {
+        class: Some(2),
+        ..report.groups[0].clone()
+    });
     report.matchups[0].a = "<b>".into();
+    let t = report.training.as_mut().unwrap();
+    t.pieces.clear();
+    t.history.clear();
+    t.suggested_classes.clear();
+    t.published.clear();
+    t.validation = None;
     report.balance.length.histogram = vec![(10, 10, 5), (10, 20, 0)];
-    let many: Vec<PlayerRating> =
-        (0..20).map(|i| player(&format!("P{i}"), &format!("P{i} (piece number {i})"), i as f64 * 7.0 - 60.0, 20.0, 400)).collect();
+    let many: Vec<PlayerRating> = (0..20)
+        .map(|i| {
+            player(
+                &format!("P{i}"),
+                &format!("P{i} (piece number {i})"),
+                i as f64 * 7.0 - 60.0,
+                20.0,
+                400,
+            )
+        })
+        .collect();
     let n = many.len();
     report.groups.push(RatingGroup {
         title: "Class 9: twenty players".into(),
@@ -641,23 +944,45 @@ fn odd_groups_and_long_names_do_not_break_rendering() {
         draw_parameter: 0.5,
         pairs: Vec::new(),
         summary: String::new(),
-        matrix: (0..n).map(|i| (0..n).map(|j| (i != j).then_some(0.5 + (i as f64 - j as f64) / 60.0)).collect()).collect(),
+        matrix: (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| (i != j).then_some(0.5 + (i as f64 - j as f64) / 60.0))
+                    .collect()
+            })
+            .collect(),
         matrix_games: vec![vec![200; n]; n],
     });
 
-    let (_dir, rendered) = render(&report);
+    let (_dir, rendered) = render_named(&report, "odd");
     let html = read(&rendered.html);
     assert!(!html.contains("<script>") && html.contains("&lt;script&gt;"));
     assert!(!html.contains("<b>") && html.contains("&lt;b&gt; vs N"));
-    let stems: Vec<String> =
-        rendered.plots.iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
+    let stems: Vec<String> = rendered
+        .plots
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
     // The failed fit still has its matrix; the empty group has no plot;
     // the duplicate class 2 gets its own file names.
-    for stem in ["group-2-strength", "group-3-matrix", "group-2-2-strength", "group-9-strength", "group-9-matrix"] {
-        assert!(stems.contains(&stem.to_owned()), "missing {stem} in {stems:?}");
+    for stem in [
+        "group-2-strength",
+        "group-3-matrix",
+        "group-2-2-strength",
+        "group-9-strength",
+        "group-9-matrix",
+    ] {
+        assert!(
+            stems.contains(&stem.to_owned()),
+            "missing {stem} in {stems:?}"
+        );
     }
     assert!(!stems.contains(&"group-3-strength".to_owned()));
     assert!(!stems.iter().any(|s| s.starts_with("group-4")));
+    assert!(
+        !stems.iter().any(|s| s.starts_with("training-")),
+        "no training values, no training plots"
+    );
 }
 
 #[test]
@@ -667,6 +992,9 @@ fn rerendering_replaces_files_and_drops_stale_plots() {
     assert!(first.plots.iter().all(|p| p.exists()));
     let second = write_report(&empty_report(), dir.path()).unwrap();
     assert!(second.plots.is_empty());
-    assert!(first.plots.iter().all(|p| !p.exists()), "stale plots remain");
+    assert!(
+        first.plots.iter().all(|p| !p.exists()),
+        "stale plots remain"
+    );
     assert!(!read(&second.html).contains("data:image/png"));
 }

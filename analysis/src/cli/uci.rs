@@ -38,7 +38,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use pocketlab_core::engine::{
-    EvalParams, SearchInfo, SearchLimits, SearchOptions, Searcher, mate_distance,
+    EvalParams, MATE, SearchInfo, SearchLimits, SearchOptions, Searcher, mate_distance,
 };
 use pocketlab_core::variant::builtin;
 use pocketlab_core::{Color, Move, Position, Variant, notation};
@@ -712,7 +712,12 @@ impl SearchJob {
     fn run(self, mut searcher: Searcher<'static>) -> Searcher<'static> {
         let pos = &self.position;
         let result = searcher.search_with_info(pos, &self.history, &self.limits, &mut |info| {
-            say(&self.out, &info_line(pos, info));
+            // A first iteration cut short by `stop` is still reported by the
+            // searcher, with the search window's bound (beyond any mate) as its
+            // score: that is not a result, so no `info` line.
+            if info.score.abs() <= MATE {
+                say(&self.out, &info_line(pos, info));
+            }
         });
         // UCI: in infinite mode `bestmove` waits for `stop`, even after a mate is found.
         while self.infinite && !self.stop.load(Ordering::Acquire) {
@@ -785,7 +790,6 @@ fn uci_score(score: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pocketlab_core::engine::MATE;
 
     fn session() -> (UciSession, Arc<Mutex<Vec<u8>>>) {
         let buffer = Arc::new(Mutex::new(Vec::new()));
@@ -916,6 +920,26 @@ mod tests {
         let out = output(&buffer);
         assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
         assert!(out.contains("info depth 2 "), "{out}");
+    }
+
+    #[test]
+    fn an_immediate_stop_gives_a_bestmove_and_no_bogus_score() {
+        let (mut s, buffer) = session();
+        s.handle("position startpos");
+        s.handle("go infinite");
+        s.handle("stop");
+        let out = output(&buffer);
+        assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+        for line in out.lines().filter(|l| l.starts_with("info depth")) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "score").unwrap();
+            let value: i32 = words[at + 2].parse().unwrap();
+            let sane = match words[at + 1] {
+                "mate" => value.abs() <= 64,
+                _ => value.abs() < MATE,
+            };
+            assert!(sane, "{line}");
+        }
     }
 
     #[test]

@@ -22,7 +22,10 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
         ("lengths", Some(lengths(report))),
         ("pocket_use", Some(pocket_use(report))),
         ("learned_values", training.then(|| learned_values(report))),
-        ("training_history", training.then(|| training_history(report))),
+        (
+            "training_history",
+            training.then(|| training_history(report)),
+        ),
     ];
     let mut paths = Vec::with_capacity(tables.len());
     for (name, rows) in tables {
@@ -100,7 +103,9 @@ fn matchups(report: &Report) -> Rows {
             num(m.los),
             num(m.white_score),
             m.sprt.as_ref().map_or(String::new(), |s| num(s.llr)),
-            m.sprt.as_ref().map_or(String::new(), |s| s.decision.clone()),
+            m.sprt
+                .as_ref()
+                .map_or(String::new(), |s| s.decision.clone()),
         ]);
         rows.push(row);
     }
@@ -109,7 +114,8 @@ fn matchups(report: &Report) -> Rows {
 
 fn ratings(report: &Report) -> Rows {
     let mut rows = vec![header(&[
-        "group", "class", "player", "label", "elo", "elo_lo", "elo_hi", "pawns", "pawns_lo", "pawns_hi", "games",
+        "group", "class", "player", "label", "elo", "elo_lo", "elo_hi", "pawns", "pawns_lo",
+        "pawns_hi", "games",
     ])];
     for g in &report.groups {
         for p in &g.players {
@@ -184,7 +190,11 @@ fn terminations(report: &Report) -> Rows {
     let total: u64 = report.balance.terminations.iter().map(|(_, n)| *n).sum();
     let mut rows = vec![header(&["termination", "games", "share"])];
     for (name, n) in &report.balance.terminations {
-        let share = if total == 0 { f64::NAN } else { *n as f64 / total as f64 };
+        let share = if total == 0 {
+            f64::NAN
+        } else {
+            *n as f64 / total as f64
+        };
         rows.push(vec![name.clone(), n.to_string(), num(share)]);
     }
     rows
@@ -199,8 +209,15 @@ fn lengths(report: &Report) -> Rows {
 }
 
 fn pocket_use(report: &Report) -> Rows {
-    let mut rows =
-        vec![header(&["letter", "name", "pocket_ins", "mutated_from", "mutated_into", "promoted_into", "drops"])];
+    let mut rows = vec![header(&[
+        "letter",
+        "name",
+        "pocket_ins",
+        "mutated_from",
+        "mutated_into",
+        "promoted_into",
+        "drops",
+    ])];
     for p in &report.pocket_use {
         rows.push(vec![
             p.letter.clone(),
@@ -272,8 +289,13 @@ fn to_csv(rows: &Rows) -> String {
 /// A field quoted when it must be (comma, quote, line break, or spaces at
 /// either end that a reader would otherwise trim), quotes doubled.
 fn quote(field: &str) -> String {
-    let needs = field.contains([',', '"', '\n', '\r']) || field.starts_with(' ') || field.ends_with(' ');
-    if needs { format!("\"{}\"", field.replace('"', "\"\"")) } else { field.to_owned() }
+    let needs =
+        field.contains([',', '"', '\n', '\r']) || field.starts_with(' ') || field.ends_with(' ');
+    if needs {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,10 @@ pub(super) fn group_keys(report: &Report) -> Vec<String> {
             None => format!("group-{}", i + 1),
         };
         let key = if used.contains(&preferred) {
-            (2..).map(|k| format!("{preferred}-{k}")).find(|k| !used.contains(k)).unwrap_or(preferred)
+            (2..)
+                .map(|k| format!("{preferred}-{k}"))
+                .find(|k| !used.contains(k))
+                .unwrap_or(preferred)
         } else {
             preferred
         };
@@ -53,7 +56,12 @@ pub(super) fn group_games(group: &RatingGroup) -> u64 {
         .matrix_games
         .iter()
         .enumerate()
-        .flat_map(|(i, row)| row.iter().enumerate().filter(move |(j, _)| *j > i).map(|(_, g)| *g))
+        .flat_map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .filter(move |(j, _)| *j > i)
+                .map(|(_, g)| *g)
+        })
         .sum();
     if from_matrix > 0 {
         return from_matrix;
@@ -68,7 +76,13 @@ pub(super) fn player_label(group: &RatingGroup, name: &str) -> String {
         .players
         .iter()
         .find(|p| p.name == name)
-        .map(|p| if p.label.trim().is_empty() { p.name.clone() } else { p.label.clone() })
+        .map(|p| {
+            if p.label.trim().is_empty() {
+                p.name.clone()
+            } else {
+                p.label.clone()
+            }
+        })
         .unwrap_or_else(|| name.to_owned())
 }
 
@@ -95,7 +109,11 @@ pub(super) fn ranking(group: &RatingGroup) -> Vec<usize> {
     let mut order: Vec<usize> = (0..group.players.len()).collect();
     let key = |i: usize| {
         let elo = group.players[i].elo;
-        if elo.is_finite() { elo } else { f64::NEG_INFINITY }
+        if elo.is_finite() {
+            elo
+        } else {
+            f64::NEG_INFINITY
+        }
     };
     order.sort_by(|&a, &b| key(b).total_cmp(&key(a)));
     order
@@ -112,13 +130,19 @@ pub(super) fn group_short(group: &RatingGroup) -> String {
 /// Mean of the finite values (0 if none): the centre ratings are shown
 /// relative to.
 pub(super) fn finite_mean(values: impl IntoIterator<Item = f64>) -> f64 {
-    let (sum, n) = values.into_iter().filter(|x| x.is_finite()).fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    let (sum, n) = values
+        .into_iter()
+        .filter(|x| x.is_finite())
+        .fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
     if n == 0 { 0.0 } else { sum / n as f64 }
 }
 
 /// `N (knight)`, or whichever of letter and name exists.
 pub(super) fn piece_label(letter: &str, name: &str) -> String {
-    match (letter.trim().is_empty(), name.trim().is_empty() || name == letter) {
+    match (
+        letter.trim().is_empty(),
+        name.trim().is_empty() || name == letter,
+    ) {
         (false, false) => format!("{letter} ({name})"),
         (false, true) => letter.to_owned(),
         (true, _) => name.to_owned(),

@@ -14,7 +14,11 @@ pub(super) struct Doc {
 pub(super) enum Block {
     /// Level 2 is a section (listed in the table of contents), 3 a
     /// sub-section (a rating group), 4 a small heading inside one.
-    Heading { level: u8, text: String, id: String },
+    Heading {
+        level: u8,
+        text: String,
+        id: String,
+    },
     Paragraph(String),
     /// A secondary remark (how to read a table or plot).
     Aside(String),
@@ -24,7 +28,10 @@ pub(super) enum Block {
     Table(Table),
     /// A plot by file stem (`plots/<stem>.png`) and an optional caption. If
     /// that plot was not drawn (no data), the printers say so instead.
-    Figure { stem: String, caption: String },
+    Figure {
+        stem: String,
+        caption: String,
+    },
     /// Preformatted text: the experiment file, commands.
     Code(String),
 }
@@ -67,7 +74,13 @@ impl Table {
     /// Columns from `(title, align)` pairs.
     pub fn new(columns: &[(&str, Align)]) -> Self {
         Table {
-            columns: columns.iter().map(|(title, align)| Column { title: (*title).to_owned(), align: *align }).collect(),
+            columns: columns
+                .iter()
+                .map(|(title, align)| Column {
+                    title: (*title).to_owned(),
+                    align: *align,
+                })
+                .collect(),
             rows: Vec::new(),
             badge_column: None,
         }
@@ -78,7 +91,10 @@ impl Table {
     }
 
     pub fn push_toned(&mut self, cells: Vec<String>, tone: Tone) {
-        self.rows.push(Row { cells, tone: Some(tone) });
+        self.rows.push(Row {
+            cells,
+            tone: Some(tone),
+        });
     }
 }
 
@@ -102,7 +118,10 @@ impl Doc {
     }
 
     pub fn figure(&mut self, stem: impl Into<String>, caption: impl Into<String>) {
-        self.blocks.push(Block::Figure { stem: stem.into(), caption: caption.into() });
+        self.blocks.push(Block::Figure {
+            stem: stem.into(),
+            caption: caption.into(),
+        });
     }
 
     pub fn push(&mut self, block: Block) {
@@ -123,11 +142,22 @@ impl Doc {
             }
         }
         let base = base.trim_end_matches('-').to_owned();
-        let base = if base.is_empty() { "section".to_owned() } else { base };
-        let taken = |id: &str| self.blocks.iter().any(|b| matches!(b, Block::Heading { id: other, .. } if other == id));
+        let base = if base.is_empty() {
+            "section".to_owned()
+        } else {
+            base
+        };
+        let taken = |id: &str| {
+            self.blocks
+                .iter()
+                .any(|b| matches!(b, Block::Heading { id: other, .. } if other == id))
+        };
         if !taken(&base) {
             return base;
         }
-        (2..).map(|k| format!("{base}-{k}")).find(|id| !taken(id)).unwrap_or(base)
+        (2..)
+            .map(|k| format!("{base}-{k}"))
+            .find(|id| !taken(id))
+            .unwrap_or(base)
     }
 }

@@ -8,13 +8,19 @@ use std::path::{Path, PathBuf};
 use super::error::RenderError;
 
 pub(super) fn create_dir(path: &Path) -> Result<(), RenderError> {
-    fs::create_dir_all(path).map_err(|source| RenderError::CreateDir { path: path.to_path_buf(), source })
+    fs::create_dir_all(path).map_err(|source| RenderError::CreateDir {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// A hidden sibling of `path` that keeps its extension (the PNG encoder
 /// chooses its format by extension): `plots/.ladder.tmp.png`.
 pub(super) fn temp_path(path: &Path) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let name = match path.extension() {
         Some(ext) => format!(".{stem}.tmp.{}", ext.to_string_lossy()),
         None => format!(".{stem}.tmp"),
@@ -26,7 +32,10 @@ pub(super) fn temp_path(path: &Path) -> PathBuf {
 pub(super) fn commit(temp: &Path, path: &Path) -> Result<(), RenderError> {
     fs::rename(temp, path).map_err(|source| {
         let _ = fs::remove_file(temp);
-        RenderError::Write { path: path.to_path_buf(), source }
+        RenderError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }
 
@@ -34,7 +43,10 @@ pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RenderError>
     let temp = temp_path(path);
     fs::write(&temp, bytes).map_err(|source| {
         let _ = fs::remove_file(&temp);
-        RenderError::Write { path: path.to_path_buf(), source }
+        RenderError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     commit(&temp, path)
 }
@@ -44,9 +56,10 @@ pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RenderError>
 /// results. A file that is already absent is fine.
 pub(super) fn remove_stale(path: &Path) -> Result<(), RenderError> {
     match fs::remove_file(path) {
-        Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
-            Err(RenderError::Write { path: path.to_path_buf(), source })
-        }
+        Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(RenderError::Write {
+            path: path.to_path_buf(),
+            source,
+        }),
         _ => Ok(()),
     }
 }

@@ -8,12 +8,20 @@ pub(super) const NA: &str = "n/a";
 
 /// `0.31` with a fixed number of decimals.
 pub(super) fn fixed(x: f64, decimals: usize) -> String {
-    if x.is_finite() { format!("{:.*}", decimals, zero_if_rounds_to_zero(x, decimals)) } else { NA.to_owned() }
+    if x.is_finite() {
+        format!("{:.*}", decimals, zero_if_rounds_to_zero(x, decimals))
+    } else {
+        NA.to_owned()
+    }
 }
 
 /// `+0.31` / `-0.31`: differences always carry their sign.
 pub(super) fn signed(x: f64, decimals: usize) -> String {
-    if x.is_finite() { format!("{:+.*}", decimals, zero_if_rounds_to_zero(x, decimals)) } else { NA.to_owned() }
+    if x.is_finite() {
+        format!("{:+.*}", decimals, zero_if_rounds_to_zero(x, decimals))
+    } else {
+        NA.to_owned()
+    }
 }
 
 /// `+0.31 (0.12 to 0.50)`: a signed estimate with its 95% interval.
@@ -35,12 +43,20 @@ pub(super) fn value_interval(x: f64, interval: (f64, f64), decimals: usize) -> S
 
 /// `0.12 to 0.50`, or "n/a" when either end is missing.
 pub(super) fn range((lo, hi): (f64, f64), decimals: usize) -> String {
-    if lo.is_finite() && hi.is_finite() { format!("{} to {}", fixed(lo, decimals), fixed(hi, decimals)) } else { NA.to_owned() }
+    if lo.is_finite() && hi.is_finite() {
+        format!("{} to {}", fixed(lo, decimals), fixed(hi, decimals))
+    } else {
+        NA.to_owned()
+    }
 }
 
 /// A share in 0..=1 as `52.3%`.
 pub(super) fn percent(x: f64, decimals: usize) -> String {
-    if x.is_finite() { format!("{}%", fixed(x * 100.0, decimals)) } else { NA.to_owned() }
+    if x.is_finite() {
+        format!("{}%", fixed(x * 100.0, decimals))
+    } else {
+        NA.to_owned()
+    }
 }
 
 /// `52.3% (51.0% to 53.6%)`.
@@ -49,7 +65,12 @@ pub(super) fn percent_estimate(x: f64, (lo, hi): (f64, f64)) -> String {
         return NA.to_owned();
     }
     if lo.is_finite() && hi.is_finite() {
-        format!("{} ({} to {})", percent(x, 1), percent(lo, 1), percent(hi, 1))
+        format!(
+            "{} ({} to {})",
+            percent(x, 1),
+            percent(lo, 1),
+            percent(hi, 1)
+        )
     } else {
         percent(x, 1)
     }
@@ -60,7 +81,7 @@ pub(super) fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -70,18 +91,42 @@ pub(super) fn count(n: u64) -> String {
 
 /// `1 game` / `2 games`.
 pub(super) fn games(n: u64) -> String {
-    if n == 1 { "1 game".to_owned() } else { format!("{} games", count(n)) }
+    if n == 1 {
+        "1 game".to_owned()
+    } else {
+        format!("{} games", count(n))
+    }
 }
 
 /// The Elo difference a score stands for (logistic model).
 pub(super) fn score_to_elo(score: f64) -> f64 {
-    if score > 0.0 && score < 1.0 { -400.0 * (1.0 / score - 1.0).log10() } else { f64::NAN }
+    if score > 0.0 && score < 1.0 {
+        -400.0 * (1.0 / score - 1.0).log10()
+    } else {
+        f64::NAN
+    }
+}
+
+/// Shortens `text` to at most `max_chars` characters, marking the cut with
+/// an ellipsis: for names that must leave room for a suffix after them.
+pub(super) fn truncate(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+    out = out.trim_end().to_owned();
+    out.push('…');
+    out
 }
 
 /// A number for a CSV cell: full precision, empty when missing (what
 /// spreadsheets, pandas and R all read as a missing value).
 pub(super) fn csv_number(x: f64) -> String {
-    if x.is_finite() { format!("{x}") } else { String::new() }
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        String::new()
+    }
 }
 
 /// `-0.001` printed with two decimals would read "-0.00": show it as zero.
@@ -103,6 +148,8 @@ mod tests {
         assert_eq!(percent(0.5234, 1), "52.3%");
         assert_eq!(count(1_234_567), "1,234,567");
         assert_eq!(count(12), "12");
+        assert_eq!(truncate("abc def", 5), "abc…");
+        assert_eq!(truncate("abc", 5), "abc");
         assert_eq!(csv_number(f64::INFINITY), "");
         assert!((score_to_elo(0.75) - 190.85).abs() < 0.01);
     }

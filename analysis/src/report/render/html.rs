@@ -54,7 +54,13 @@ footer { margin-top: 44px; font-size: 12px; color: #8a93a5; }
 
 /// The document as HTML, with `plots` embedded where figures refer to them.
 pub(super) fn render(doc: &Doc, plots: &[RenderedPlot]) -> String {
-    let mut out = String::with_capacity(64 * 1024 + plots.iter().map(|p| p.png_bytes.len() * 4 / 3).sum::<usize>());
+    let mut out = String::with_capacity(
+        64 * 1024
+            + plots
+                .iter()
+                .map(|p| p.png_bytes.len() * 4 / 3)
+                .sum::<usize>(),
+    );
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let _ = writeln!(out, "<title>{}</title>", escape(&doc.title));
@@ -84,7 +90,12 @@ fn block_html(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
     match block {
         Block::Heading { level, text, id } => {
             let level = (*level).clamp(2, 6);
-            let _ = writeln!(out, "<h{level} id=\"{}\">{}</h{level}>", escape(id), escape(text));
+            let _ = writeln!(
+                out,
+                "<h{level} id=\"{}\">{}</h{level}>",
+                escape(id),
+                escape(text)
+            );
         }
         Block::Paragraph(text) => {
             let _ = writeln!(out, "<p>{}</p>", escape(text));
@@ -122,7 +133,10 @@ fn block_html(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
                 out.push_str("</figure>\n");
             }
             None => {
-                let _ = writeln!(out, "<p class=\"aside\">No plot here: there is no data to draw yet.</p>");
+                let _ = writeln!(
+                    out,
+                    "<p class=\"aside\">No plot here: there is no data to draw yet.</p>"
+                );
             }
         },
         Block::Code(text) => {
@@ -132,7 +146,12 @@ fn block_html(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
 }
 
 fn table_html(out: &mut String, table: &Table) {
-    let numeric = |i: usize| table.columns.get(i).is_some_and(|c| c.align == Align::Right);
+    let numeric = |i: usize| {
+        table
+            .columns
+            .get(i)
+            .is_some_and(|c| c.align == Align::Right)
+    };
     let class = |i: usize| if numeric(i) { " class=\"num\"" } else { "" };
     out.push_str("<div class=\"table-wrap\"><table>\n<thead><tr>");
     for (i, column) in table.columns.iter().enumerate() {
@@ -151,7 +170,11 @@ fn table_html(out: &mut String, table: &Table) {
             if table.badge_column == Some(i)
                 && let Some(t) = tone
             {
-                let _ = write!(out, "<td><span class=\"badge {t}\">{}</span></td>", escape(cell));
+                let _ = write!(
+                    out,
+                    "<td><span class=\"badge {t}\">{}</span></td>",
+                    escape(cell)
+                );
             } else {
                 let _ = write!(out, "<td{}>{}</td>", class(i), escape(cell));
             }

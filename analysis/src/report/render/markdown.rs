@@ -71,7 +71,17 @@ fn block_md(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
 fn table_md(out: &mut String, table: &Table) {
     let header: Vec<String> = table.columns.iter().map(|c| cell(&c.title)).collect();
     let _ = writeln!(out, "| {} |", header.join(" | "));
-    let rule: Vec<&str> = table.columns.iter().map(|c| if c.align == Align::Right { "---:" } else { "---" }).collect();
+    let rule: Vec<&str> = table
+        .columns
+        .iter()
+        .map(|c| {
+            if c.align == Align::Right {
+                "---:"
+            } else {
+                "---"
+            }
+        })
+        .collect();
     let _ = writeln!(out, "|{}|", rule.join("|"));
     for row in &table.rows {
         let cells: Vec<String> = (0..table.columns.len())
@@ -101,7 +111,11 @@ fn tone_mark(tone: Tone) -> &'static str {
 fn cell(text: &str) -> String {
     let one_line = text.replace(['\r', '\n'], " ");
     let escaped = inline(&one_line);
-    if escaped.is_empty() { " ".to_owned() } else { escaped }
+    if escaped.is_empty() {
+        " ".to_owned()
+    } else {
+        escaped
+    }
 }
 
 /// Plain text made inert in Markdown: characters that would start
@@ -110,7 +124,10 @@ fn cell(text: &str) -> String {
 fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&') {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&'
+        ) {
             out.push('\\');
         }
         out.push(c);

@@ -60,14 +60,23 @@ pub fn write_report(report: &Report, out_dir: &Path) -> Result<RenderedReport, R
 
     let document = sections::build(report);
     let html_path = out_dir.join("report.html");
-    files::write_atomic(&html_path, html::render(&document, &rendered_plots).as_bytes())?;
+    files::write_atomic(
+        &html_path,
+        html::render(&document, &rendered_plots).as_bytes(),
+    )?;
     let markdown_path = out_dir.join("report.md");
-    files::write_atomic(&markdown_path, markdown::render(&document, &rendered_plots).as_bytes())?;
+    files::write_atomic(
+        &markdown_path,
+        markdown::render(&document, &rendered_plots).as_bytes(),
+    )?;
 
     Ok(RenderedReport {
         html: html_path,
         markdown: markdown_path,
-        plots: rendered_plots.iter().flat_map(|p| [p.png.clone(), p.svg.clone()]).collect(),
+        plots: rendered_plots
+            .iter()
+            .flat_map(|p| [p.png.clone(), p.svg.clone()])
+            .collect(),
         tables,
     })
 }

@@ -8,7 +8,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::super::format::count;
 use super::canvas::{Plot, PlotError};
-use super::style::{AXIS_SIZE, GRID, LABEL_SIZE, MUTED, NOTE_SIZE, fit, font, header, legend, text_width};
+use super::style::{
+    AXIS_SIZE, GRID, LABEL_SIZE, MUTED, NOTE_SIZE, fit, font, header, legend, text_width,
+};
 
 #[derive(Clone, Debug)]
 pub(super) struct Bars {
@@ -41,16 +43,40 @@ impl Plot for Bars {
 
     fn size(&self) -> (u32, u32) {
         let legend = if self.series.len() > 1 { 30 } else { 0 };
-        (1000, (200 + legend + self.group_height() * self.categories.len() as u32).max(440))
+        (
+            1000,
+            (200 + legend + self.group_height() * self.categories.len() as u32).max(440),
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let body = header(root, &self.title, &self.subtitle)?;
-        let body = if self.series.len() > 1 { legend(&body, &self.series)? } else { body };
+        let body = if self.series.len() > 1 {
+            legend(&body, &self.series)?
+        } else {
+            body
+        };
         let n = self.categories.len().max(1);
-        let labels: Vec<String> = self.categories.iter().map(|c| fit(c, LABEL_SIZE, 300)).collect();
-        let label_width = labels.iter().map(|l| text_width(l, LABEL_SIZE)).max().unwrap_or(40).clamp(40, 300) + 22;
-        let max = self.values.iter().flatten().copied().max().unwrap_or(0).max(1) as f64;
+        let labels: Vec<String> = self
+            .categories
+            .iter()
+            .map(|c| fit(c, LABEL_SIZE, 280))
+            .collect();
+        let label_width = labels
+            .iter()
+            .map(|l| text_width(l, LABEL_SIZE))
+            .max()
+            .unwrap_or(40)
+            .clamp(40, 280)
+            + 22;
+        let max = self
+            .values
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .max(1) as f64;
         // Room right of the longest bar for its label.
         let x1 = max * 1.22;
 
@@ -62,7 +88,13 @@ impl Plot for Bars {
             .x_label_area_size(58)
             .y_label_area_size(label_width)
             .build_cartesian_2d(0f64..x1, 0f64..n as f64)?;
-        let tick = |v: &f64| if v.fract().abs() < 1e-9 { count(v.round() as u64) } else { String::new() };
+        let tick = |v: &f64| {
+            if v.fract().abs() < 1e-9 {
+                count(v.round() as u64)
+            } else {
+                String::new()
+            }
+        };
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -87,16 +119,41 @@ impl Plot for Bars {
         for (i, label) in labels.iter().enumerate() {
             let top = n as f64 - i as f64;
             let (lx, ly) = chart.backend_coord(&(0.0, top - 0.5));
-            root.draw(&Text::new(label.clone(), (lx - 10, ly), font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center))))?;
+            root.draw(&Text::new(
+                label.clone(),
+                (lx - 10, ly),
+                font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
             for (k, (_, colour)) in self.series.iter().enumerate() {
-                let value = self.values.get(i).and_then(|v| v.get(k)).copied().unwrap_or(0) as f64;
+                let value = self
+                    .values
+                    .get(i)
+                    .and_then(|v| v.get(k))
+                    .copied()
+                    .unwrap_or(0) as f64;
                 let y1 = top - pad - k as f64 * bar;
                 let y0 = y1 - bar + gap;
-                chart.draw_series(std::iter::once(Rectangle::new([(0.0, y0), (value, y1)], colour.filled())))?;
-                let text = self.labels.get(i).and_then(|l| l.get(k)).cloned().unwrap_or_default();
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(0.0, y0), (value, y1)],
+                    colour.filled(),
+                )))?;
+                let text = self
+                    .labels
+                    .get(i)
+                    .and_then(|l| l.get(k))
+                    .cloned()
+                    .unwrap_or_default();
                 let (px, py) = chart.backend_coord(&(value, (y0 + y1) / 2.0));
-                let size = if self.series.len() > 1 { NOTE_SIZE - 1.0 } else { NOTE_SIZE };
-                root.draw(&Text::new(text, (px + 6, py), font(size).pos(Pos::new(HPos::Left, VPos::Center))))?;
+                let size = if self.series.len() > 1 {
+                    NOTE_SIZE - 1.0
+                } else {
+                    NOTE_SIZE
+                };
+                root.draw(&Text::new(
+                    text,
+                    (px + 6, py),
+                    font(size).pos(Pos::new(HPos::Left, VPos::Center)),
+                ))?;
             }
         }
         Ok(())

@@ -67,7 +67,11 @@ pub(in super::super) struct RenderedPlot {
 }
 
 /// Draws `plot` as `dir/<stem>.svg` and `dir/<stem>.png`.
-pub(super) fn render<P: Plot>(plot: &P, stem: &str, dir: &Path) -> Result<RenderedPlot, RenderError> {
+pub(super) fn render<P: Plot>(
+    plot: &P,
+    stem: &str,
+    dir: &Path,
+) -> Result<RenderedPlot, RenderError> {
     let size = plot.size();
     let svg_path = dir.join(format!("{stem}.svg"));
     let png_path = dir.join(format!("{stem}.png"));
@@ -75,7 +79,10 @@ pub(super) fn render<P: Plot>(plot: &P, stem: &str, dir: &Path) -> Result<Render
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_and_present(plot, &root).map_err(|e| RenderError::Draw { path: svg_path.clone(), reason: e.0 })?;
+        draw_and_present(plot, &root).map_err(|e| RenderError::Draw {
+            path: svg_path.clone(),
+            reason: e.0,
+        })?;
     }
     write_atomic(&svg_path, svg.as_bytes())?;
 
@@ -88,15 +95,31 @@ pub(super) fn render<P: Plot>(plot: &P, stem: &str, dir: &Path) -> Result<Render
     };
     if let Err(e) = drawn {
         let _ = fs::remove_file(&temp);
-        return Err(RenderError::Draw { path: png_path, reason: e.0 });
+        return Err(RenderError::Draw {
+            path: png_path,
+            reason: e.0,
+        });
     }
-    let png_bytes = fs::read(&temp).map_err(|source| RenderError::Write { path: png_path.clone(), source })?;
+    let png_bytes = fs::read(&temp).map_err(|source| RenderError::Write {
+        path: png_path.clone(),
+        source,
+    })?;
     commit(&temp, &png_path)?;
 
-    Ok(RenderedPlot { stem: stem.to_owned(), title: plot.title().to_owned(), png: png_path, svg: svg_path, png_bytes, size })
+    Ok(RenderedPlot {
+        stem: stem.to_owned(),
+        title: plot.title().to_owned(),
+        png: png_path,
+        svg: svg_path,
+        png_bytes,
+        size,
+    })
 }
 
-fn draw_and_present<P: Plot, DB: DrawingBackend>(plot: &P, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
+fn draw_and_present<P: Plot, DB: DrawingBackend>(
+    plot: &P,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), PlotError> {
     plot.draw(root)?;
     root.present()?;
     Ok(())

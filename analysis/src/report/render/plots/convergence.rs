@@ -10,13 +10,23 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::super::super::model::Report;
 use super::super::format::{count, fixed};
 use super::canvas::{Plot, PlotError};
-use super::style::{AXIS_SIZE, GRID, LABEL_SIZE, MUTED, axis_range, font, header, palette, tick_decimals};
+use super::style::{
+    AXIS_SIZE, GRID, LABEL_SIZE, MUTED, axis_range, font, header, palette, tick_decimals,
+};
 
 #[derive(Clone, Debug)]
 pub(super) struct Convergence {
     title: String,
-    /// `(letter, colour, (generation, value) points)`, each non-empty.
-    lines: Vec<(String, RGBColor, Vec<(f64, f64)>)>,
+    lines: Vec<Line>,
+}
+
+/// One piece's values over the generations.
+#[derive(Clone, Debug)]
+struct Line {
+    letter: String,
+    colour: RGBColor,
+    /// `(generation, value)`, never empty.
+    points: Vec<(f64, f64)>,
 }
 
 /// `None` unless training recorded at least one value.
@@ -30,7 +40,7 @@ pub(super) fn plot(report: &Report) -> Option<Convergence> {
             }
         }
     }
-    let lines: Vec<(String, RGBColor, Vec<(f64, f64)>)> = letters
+    let lines: Vec<Line> = letters
         .into_iter()
         .enumerate()
         .map(|(i, letter)| {
@@ -42,9 +52,13 @@ pub(super) fn plot(report: &Report) -> Option<Convergence> {
                     v.is_finite().then_some((f64::from(*generation), v))
                 })
                 .collect();
-            (letter, palette(i), points)
+            Line {
+                letter,
+                colour: palette(i),
+                points,
+            }
         })
-        .filter(|(_, _, points): &(String, RGBColor, Vec<(f64, f64)>)| !points.is_empty())
+        .filter(|line| !line.points.is_empty())
         .collect();
     if lines.is_empty() {
         return None;
@@ -70,12 +84,20 @@ impl Plot for Convergence {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
-        let body = header(root, &self.title, "Each line is one piece, labelled by its letter at the right end.")?;
-        let points = || self.lines.iter().flat_map(|(_, _, p)| p.iter());
+        let body = header(
+            root,
+            &self.title,
+            "Each line is one piece, labelled by its letter at the right end.",
+        )?;
+        let points = || self.lines.iter().flat_map(|l| l.points.iter());
         let (g0, g1) = {
             let lo = points().map(|p| p.0).fold(f64::INFINITY, f64::min);
             let hi = points().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
-            if hi > lo { (lo, hi) } else { (lo - 0.5, hi + 0.5) }
+            if hi > lo {
+                (lo, hi)
+            } else {
+                (lo - 0.5, hi + 0.5)
+            }
         };
         let (y0, y1) = axis_range(points().map(|p| p.1), 0.06);
         let decimals = tick_decimals(y0, y1);
@@ -87,7 +109,13 @@ impl Plot for Convergence {
             .x_label_area_size(58)
             .y_label_area_size(80)
             .build_cartesian_2d(g0..g1, y0..y1)?;
-        let generation = |v: &f64| if v.fract().abs() < 1e-9 { fixed(*v, 0) } else { String::new() };
+        let generation = |v: &f64| {
+            if v.fract().abs() < 1e-9 {
+                fixed(*v, 0)
+            } else {
+                String::new()
+            }
+        };
         let value = |v: &f64| fixed(*v, decimals);
         chart
             .configure_mesh()
@@ -106,8 +134,16 @@ impl Plot for Convergence {
             .draw()?;
 
         let mut ends = Vec::with_capacity(self.lines.len());
-        for (letter, colour, points) in &self.lines {
-            chart.draw_series(std::iter::once(PathElement::new(points.clone(), colour.stroke_width(2))))?;
+        for Line {
+            letter,
+            colour,
+            points,
+        } in &self.lines
+        {
+            chart.draw_series(std::iter::once(PathElement::new(
+                points.clone(),
+                colour.stroke_width(2),
+            )))?;
             if points.len() <= 40 {
                 chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
             }
@@ -126,7 +162,9 @@ impl Plot for Convergence {
             root.draw(&Text::new(
                 letter,
                 (right + 8, y),
-                font(LABEL_SIZE).color(&colour).pos(Pos::new(HPos::Left, VPos::Center)),
+                font(LABEL_SIZE)
+                    .color(&colour)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
             ))?;
         }
         Ok(())

@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::super::format::{NA, fixed, signed};
 use super::canvas::{Plot, PlotError};
 use super::style::{
-    AXIS_SIZE, BAND, GRID, LABEL_SIZE, MUTED, NOTE_SIZE, axis_range, fit, font, header, legend, muted, text_width,
-    tick_decimals,
+    AXIS_SIZE, BAND, GRID, LABEL_SIZE, MUTED, NOTE_SIZE, axis_range, fit, font, header, legend,
+    muted, text_width, tick_decimals,
 };
 
 #[derive(Clone, Debug)]
@@ -35,6 +35,8 @@ pub(super) struct Forest {
     pub legend: Vec<(String, RGBColor)>,
     /// Decimals of the value written beside each point.
     pub decimals: usize,
+    /// Values are differences (written `+0.12`), not amounts (`3.25`).
+    pub signed: bool,
 }
 
 const ROW_HEIGHT: u32 = 34;
@@ -45,16 +47,33 @@ impl Plot for Forest {
     }
 
     fn size(&self) -> (u32, u32) {
-        let legend_rows = if self.legend.is_empty() { 0 } else { 1 + self.legend.len() as u32 / 5 };
-        (1000, (210 + 24 * legend_rows + ROW_HEIGHT * self.rows.len() as u32).max(440))
+        let legend_rows = if self.legend.is_empty() {
+            0
+        } else {
+            1 + self.legend.len() as u32 / 5
+        };
+        (
+            1000,
+            (210 + 24 * legend_rows + ROW_HEIGHT * self.rows.len() as u32).max(440),
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let body = header(root, &self.title, &self.subtitle)?;
         let body = legend(&body, &self.legend)?;
         let n = self.rows.len().max(1);
-        let labels: Vec<String> = self.rows.iter().map(|r| fit(&r.label, LABEL_SIZE, 380)).collect();
-        let label_width = labels.iter().map(|l| text_width(l, LABEL_SIZE)).max().unwrap_or(40).clamp(40, 380) + 22;
+        let labels: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| fit(&r.label, LABEL_SIZE, 300))
+            .collect();
+        let label_width = labels
+            .iter()
+            .map(|l| text_width(l, LABEL_SIZE))
+            .max()
+            .unwrap_or(40)
+            .clamp(40, 300)
+            + 22;
 
         let band = self.band.filter(|m| m.is_finite() && *m > 0.0);
         let values = self.rows.iter().flat_map(|r| [r.value, r.lo, r.hi]);
@@ -87,24 +106,49 @@ impl Plot for Forest {
             .draw()?;
 
         if let Some(m) = band {
-            chart.draw_series(std::iter::once(Rectangle::new([(-m, 0.0), (m, n as f64)], BAND.mix(0.16).filled())))?;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(-m, 0.0), (m, n as f64)],
+                BAND.mix(0.16).filled(),
+            )))?;
             for edge in [-m, m] {
-                chart.draw_series(std::iter::once(PathElement::new([(edge, 0.0), (edge, n as f64)], BAND.mix(0.55))))?;
+                chart.draw_series(std::iter::once(PathElement::new(
+                    [(edge, 0.0), (edge, n as f64)],
+                    BAND.mix(0.55),
+                )))?;
             }
         }
-        chart.draw_series(std::iter::once(PathElement::new([(0.0, 0.0), (0.0, n as f64)], MUTED.stroke_width(1))))?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            [(0.0, 0.0), (0.0, n as f64)],
+            MUTED.stroke_width(1),
+        )))?;
 
         for (i, (row, label)) in self.rows.iter().zip(&labels).enumerate() {
             let y = n as f64 - i as f64 - 0.5;
             let (lx, ly) = chart.backend_coord(&(x0, y));
-            root.draw(&Text::new(label.clone(), (lx - 10, ly), font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center))))?;
+            root.draw(&Text::new(
+                label.clone(),
+                (lx - 10, ly),
+                font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
             if !row.value.is_finite() {
                 let (px, py) = chart.backend_coord(&(0.0, y));
-                root.draw(&Text::new(NA, (px + 8, py), muted(NOTE_SIZE).pos(Pos::new(HPos::Left, VPos::Center))))?;
+                root.draw(&Text::new(
+                    NA,
+                    (px + 8, py),
+                    muted(NOTE_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
+                ))?;
                 continue;
             }
-            let lo = if row.lo.is_finite() { row.lo } else { row.value };
-            let hi = if row.hi.is_finite() { row.hi } else { row.value };
+            let lo = if row.lo.is_finite() {
+                row.lo
+            } else {
+                row.value
+            };
+            let hi = if row.hi.is_finite() {
+                row.hi
+            } else {
+                row.value
+            };
             chart.draw_series(std::iter::once(ErrorBar::new_horizontal(
                 y,
                 lo,
@@ -117,7 +161,11 @@ impl Plot for Forest {
             // for whoever needs it without a table.
             let (px, py) = chart.backend_coord(&(row.value, y));
             root.draw(&Text::new(
-                signed(row.value, self.decimals),
+                if self.signed {
+                    signed(row.value, self.decimals)
+                } else {
+                    fixed(row.value, self.decimals)
+                },
                 (px, py - 9),
                 font(NOTE_SIZE).pos(Pos::new(HPos::Center, VPos::Bottom)),
             ))?;

@@ -3,7 +3,7 @@
 
 use super::super::super::model::Report;
 use super::super::derived::{finite_mean, group_games, group_short};
-use super::super::format::{fixed, games};
+use super::super::format::{fixed, games, truncate};
 use super::forest::{Forest, ForestRow};
 use super::style::palette;
 
@@ -12,16 +12,26 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
     let mut rows = Vec::new();
     let mut legend = Vec::new();
     let mut total = 0;
-    for (k, group) in report.groups.iter().filter(|g| !g.players.is_empty()).enumerate() {
+    for (k, group) in report
+        .groups
+        .iter()
+        .filter(|g| !g.players.is_empty())
+        .enumerate()
+    {
         let colour = palette(k);
         legend.push((group.title.clone(), colour));
         total += group_games(group);
         let centre = finite_mean(group.players.iter().map(|p| p.elo));
         let short = group_short(group);
         for p in &group.players {
-            let name = if p.label.trim().is_empty() { &p.name } else { &p.label };
+            let name = if p.label.trim().is_empty() {
+                &p.name
+            } else {
+                &p.label
+            };
             rows.push(ForestRow {
-                label: format!("{name} · {short}"),
+                // The name is cut, never the group after it.
+                label: format!("{} · {}", truncate(name, 28), truncate(&short, 14)),
                 value: p.elo - centre,
                 lo: p.elo_interval.0 - centre,
                 hi: p.elo_interval.1 - centre,
@@ -32,13 +42,23 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
     if rows.is_empty() {
         return None;
     }
-    let key = |r: &ForestRow| if r.value.is_finite() { r.value } else { f64::NEG_INFINITY };
+    let key = |r: &ForestRow| {
+        if r.value.is_finite() {
+            r.value
+        } else {
+            f64::NEG_INFINITY
+        }
+    };
     rows.sort_by(|a, b| key(b).total_cmp(&key(a)));
     if legend.len() < 2 {
         legend.clear();
     }
     Some(Forest {
-        title: format!("Elo ladder of all {} rated pieces ({})", rows.len(), games(total)),
+        title: format!(
+            "Elo ladder of all {} rated pieces ({})",
+            rows.len(),
+            games(total)
+        ),
         subtitle: format!(
             "Elo relative to each piece's own group average. Bars: 95% intervals. Green band: ±{} Elo equivalence margin.",
             fixed(report.margin_elo, 0)
@@ -48,5 +68,6 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         band: Some(report.margin_elo),
         legend,
         decimals: 0,
+        signed: true,
     })
 }

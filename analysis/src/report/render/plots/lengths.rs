@@ -23,7 +23,12 @@ pub(super) struct Lengths {
 /// `None` when there is no game to count.
 pub(super) fn plot(report: &Report) -> Option<Lengths> {
     let l = &report.balance.length;
-    let bins: Vec<(u32, u32, u64)> = l.histogram.iter().copied().filter(|(from, to, _)| to > from).collect();
+    let bins: Vec<(u32, u32, u64)> = l
+        .histogram
+        .iter()
+        .copied()
+        .filter(|(from, to, _)| to > from)
+        .collect();
     let total: u64 = bins.iter().map(|b| b.2).sum();
     if total == 0 {
         return None;
@@ -79,7 +84,13 @@ impl Plot for Lengths {
             .x_label_area_size(58)
             .y_label_area_size(84)
             .build_cartesian_2d(x0..x1, 0f64..top)?;
-        let whole = |v: &f64| if v.fract().abs() < 1e-9 { count(v.max(0.0).round() as u64) } else { fixed(*v, 1) };
+        let whole = |v: &f64| {
+            if v.fract().abs() < 1e-9 {
+                count(v.max(0.0).round() as u64)
+            } else {
+                fixed(*v, 1)
+            }
+        };
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -99,11 +110,17 @@ impl Plot for Lengths {
 
         chart.draw_series(self.bins.iter().map(|&(from, to, n)| {
             let gap = (to - from) as f64 * 0.04;
-            Rectangle::new([(from as f64 + gap, 0.0), (to as f64 - gap, n as f64)], palette(0).mix(0.85).filled())
+            Rectangle::new(
+                [(from as f64 + gap, 0.0), (to as f64 - gap, n as f64)],
+                palette(0).mix(0.85).filled(),
+            )
         }))?;
         for (value, colour) in [(self.median, TEXT), (self.mean, palette(1))] {
             if value.is_finite() && value >= x0 && value <= x1 {
-                chart.draw_series(std::iter::once(PathElement::new([(value, 0.0), (value, top)], colour.stroke_width(3))))?;
+                chart.draw_series(std::iter::once(PathElement::new(
+                    [(value, 0.0), (value, top)],
+                    colour.stroke_width(3),
+                )))?;
             }
         }
         Ok(())

@@ -11,7 +11,10 @@ use super::super::super::model::RatingGroup;
 use super::super::derived::{matrix_label, matrix_short};
 use super::super::format::{count, games, percent};
 use super::canvas::{Plot, PlotError};
-use super::style::{HEADER_HEIGHT, LABEL_SIZE, MUTED, NEUTRAL, NOTE_SIZE, TEXT, fit, font, header, muted, text_width};
+use super::style::{
+    HEADER_HEIGHT, LABEL_SIZE, MUTED, NEUTRAL, NOTE_SIZE, TEXT, fit, font, header, muted,
+    text_width,
+};
 
 #[derive(Clone, Debug)]
 pub(super) struct Matrix {
@@ -35,21 +38,42 @@ pub(super) fn plot(group: &RatingGroup) -> Option<Matrix> {
     if n == 0 {
         return None;
     }
-    let rows: Vec<String> = (0..n).map(|i| fit(&matrix_label(group, i), LABEL_SIZE, 320)).collect();
+    let rows: Vec<String> = (0..n)
+        .map(|i| fit(&matrix_label(group, i), LABEL_SIZE, 320))
+        .collect();
     let columns: Vec<String> = (0..n).map(|i| matrix_short(group, i)).collect();
     let cells: Vec<Vec<Option<(f64, u64)>>> = (0..n)
         .map(|i| {
             (0..n)
                 .map(|j| {
-                    let score = group.matrix.get(i).and_then(|r| r.get(j)).copied().flatten();
-                    let played = group.matrix_games.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+                    let score = group
+                        .matrix
+                        .get(i)
+                        .and_then(|r| r.get(j))
+                        .copied()
+                        .flatten();
+                    let played = group
+                        .matrix_games
+                        .get(i)
+                        .and_then(|r| r.get(j))
+                        .copied()
+                        .unwrap_or(0);
                     score.map(|s| (s, played))
                 })
                 .collect()
         })
         .collect();
-    let total: u64 = (0..n).flat_map(|i| ((i + 1)..n).map(move |j| (i, j))).map(|(i, j)| cells[i][j].map_or(0, |c| c.1)).sum();
-    let label_width = rows.iter().map(|r| text_width(r, LABEL_SIZE)).max().unwrap_or(40).clamp(40, 320) + 20;
+    let total: u64 = (0..n)
+        .flat_map(|i| ((i + 1)..n).map(move |j| (i, j)))
+        .map(|(i, j)| cells[i][j].map_or(0, |c| c.1))
+        .sum();
+    let label_width = rows
+        .iter()
+        .map(|r| text_width(r, LABEL_SIZE))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 320)
+        + 20;
     let cell = ((1000 - label_width - 80) / n as i32).clamp(MIN_CELL, MAX_CELL);
     Some(Matrix {
         title: format!("{}: head-to-head scores ({})", group.title, games(total)),
@@ -87,7 +111,8 @@ impl Plot for Matrix {
         let (width, _) = body.dim_in_pixel();
         let n = self.rows.len() as i32;
         let c = self.cell;
-        let x0 = ((width as i32 - self.label_width - self.grid_width()) / 2).max(10) + self.label_width;
+        let x0 =
+            ((width as i32 - self.label_width - self.grid_width()) / 2).max(10) + self.label_width;
         let y0 = COLUMN_HEADER;
 
         body.draw(&Text::new(
@@ -105,9 +130,18 @@ impl Plot for Matrix {
         }
         for (i, name) in self.rows.iter().enumerate() {
             let cy = y0 + i as i32 * c + c / 2;
-            body.draw(&Text::new(name.clone(), (x0 - 10, cy), font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center))))?;
+            body.draw(&Text::new(
+                name.clone(),
+                (x0 - 10, cy),
+                font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
             for j in 0..self.rows.len() {
-                self.draw_cell(&body, (x0 + j as i32 * c, y0 + i as i32 * c), i == j, self.cells[i][j])?;
+                self.draw_cell(
+                    &body,
+                    (x0 + j as i32 * c, y0 + i as i32 * c),
+                    i == j,
+                    self.cells[i][j],
+                )?;
             }
         }
         self.draw_key(&body, x0, y0 + n * c + 26)
@@ -134,32 +168,65 @@ impl Matrix {
             },
             _ => (RGBColor(248, 249, 251), MUTED),
         };
-        area.draw(&Rectangle::new([(x + 1, y + 1), (x + c - 1, y + c - 1)], fill.filled()))?;
+        area.draw(&Rectangle::new(
+            [(x + 1, y + 1), (x + c - 1, y + c - 1)],
+            fill.filled(),
+        ))?;
         let centred = Pos::new(HPos::Center, VPos::Center);
         let style = |size: f64| font(size).color(&ink).pos(centred);
         match value {
             _ if diagonal => area.draw(&Text::new("—", centre, style(big)))?,
             Some((s, played)) => {
-                area.draw(&Text::new(percent(s, 0), (centre.0, centre.1 - c / 9), style(big)))?;
-                let games_text = if c >= 80 { format!("{} games", count(played)) } else { count(played) };
-                area.draw(&Text::new(fit(&games_text, small, c - 6), (centre.0, centre.1 + c / 5), style(small)))?;
+                area.draw(&Text::new(
+                    percent(s, 0),
+                    (centre.0, centre.1 - c / 9),
+                    style(big),
+                ))?;
+                let games_text = if c >= 80 {
+                    format!("{} games", count(played))
+                } else {
+                    count(played)
+                };
+                area.draw(&Text::new(
+                    fit(&games_text, small, c - 6),
+                    (centre.0, centre.1 + c / 5),
+                    style(small),
+                ))?;
             }
-            None => area.draw(&Text::new(fit("not played", small, c - 6), centre, style(small)))?,
+            None => area.draw(&Text::new(
+                fit("not played", small, c - 6),
+                centre,
+                style(small),
+            ))?,
         }
         Ok(())
     }
 
     /// The colour key: a gradient from 25% to 75% with its meaning.
-    fn draw_key<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, x0: i32, y: i32) -> Result<(), PlotError> {
+    fn draw_key<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        x0: i32,
+        y: i32,
+    ) -> Result<(), PlotError> {
         let width = self.grid_width().clamp(240, 420);
         let steps = 60;
         for k in 0..steps {
             let s = 0.25 + 0.5 * k as f64 / (steps - 1) as f64;
             let xa = x0 + width * k / steps;
             let xb = x0 + width * (k + 1) / steps;
-            area.draw(&Rectangle::new([(xa, y), (xb, y + 14)], score_colour(s).0.filled()))?;
+            area.draw(&Rectangle::new(
+                [(xa, y), (xb, y + 14)],
+                score_colour(s).0.filled(),
+            ))?;
         }
-        let below = |t: &str, x: i32, h: HPos| Text::new(t.to_owned(), (x, y + 20), font(NOTE_SIZE).pos(Pos::new(h, VPos::Top)));
+        let below = |t: &str, x: i32, h: HPos| {
+            Text::new(
+                t.to_owned(),
+                (x, y + 20),
+                font(NOTE_SIZE).pos(Pos::new(h, VPos::Top)),
+            )
+        };
         area.draw(&below("25% or less", x0, HPos::Left))?;
         area.draw(&below("50%", x0 + width / 2, HPos::Center))?;
         area.draw(&below("75% or more", x0 + width, HPos::Right))?;
@@ -178,8 +245,19 @@ impl Matrix {
 fn score_colour(score: f64) -> (RGBColor, bool) {
     let t = ((score - 0.5) / 0.25).clamp(-1.0, 1.0);
     let white = (247.0, 247.0, 247.0);
-    let end = if t >= 0.0 { (33.0, 102.0, 172.0) } else { (178.0, 24.0, 43.0) };
+    let end = if t >= 0.0 {
+        (33.0, 102.0, 172.0)
+    } else {
+        (178.0, 24.0, 43.0)
+    };
     let a = t.abs();
     let mix = |w: f64, e: f64| (w + (e - w) * a).round() as u8;
-    (RGBColor(mix(white.0, end.0), mix(white.1, end.1), mix(white.2, end.2)), a > 0.55)
+    (
+        RGBColor(
+            mix(white.0, end.0),
+            mix(white.1, end.1),
+            mix(white.2, end.2),
+        ),
+        a > 0.55,
+    )
 }

@@ -23,8 +23,8 @@ pub(super) use canvas::RenderedPlot;
 
 use super::super::model::Report;
 use super::derived::{
-    LADDER, LENGTHS, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES, group_keys, matrix_stem,
-    strength_stem,
+    LADDER, LENGTHS, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES, group_keys,
+    matrix_stem, strength_stem,
 };
 use super::error::RenderError;
 use super::files::remove_stale;
@@ -36,7 +36,12 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
     ensure_font()?;
     let mut out = Vec::new();
     for (group, key) in report.groups.iter().zip(group_keys(report)) {
-        emit(&mut out, dir, &strength_stem(&key), strength::plot(report, group))?;
+        emit(
+            &mut out,
+            dir,
+            &strength_stem(&key),
+            strength::plot(report, group),
+        )?;
         emit(&mut out, dir, &matrix_stem(&key), matrix::plot(group))?;
     }
     emit(&mut out, dir, LADDER, ladder::plot(report))?;
@@ -44,7 +49,12 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
     emit(&mut out, dir, TERMINATIONS, terminations::plot(report))?;
     emit(&mut out, dir, POCKET_USE, pocket_use::plot(report))?;
     emit(&mut out, dir, TRAINING_VALUES, learned::plot(report))?;
-    emit(&mut out, dir, TRAINING_CONVERGENCE, convergence::plot(report))?;
+    emit(
+        &mut out,
+        dir,
+        TRAINING_CONVERGENCE,
+        convergence::plot(report),
+    )?;
     remove_other_plots(dir, &out)?;
     Ok(out)
 }
@@ -53,14 +63,26 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
 /// group that is gone, or a plot that now has no data. Other files in the
 /// directory are left alone.
 fn remove_other_plots(dir: &Path, written: &[RenderedPlot]) -> Result<(), RenderError> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
     for entry in entries.flatten() {
         let path = entry.path();
-        let (Some(stem), Some(ext)) = (path.file_stem().and_then(|s| s.to_str()), path.extension()) else {
+        let (Some(stem), Some(ext)) = (path.file_stem().and_then(|s| s.to_str()), path.extension())
+        else {
             continue;
         };
-        let ours = [LADDER, LENGTHS, TERMINATIONS, POCKET_USE, TRAINING_VALUES, TRAINING_CONVERGENCE].contains(&stem)
-            || (stem.starts_with("group-") && (stem.ends_with("-strength") || stem.ends_with("-matrix")));
+        let ours = [
+            LADDER,
+            LENGTHS,
+            TERMINATIONS,
+            POCKET_USE,
+            TRAINING_VALUES,
+            TRAINING_CONVERGENCE,
+        ]
+        .contains(&stem)
+            || (stem.starts_with("group-")
+                && (stem.ends_with("-strength") || stem.ends_with("-matrix")));
         if ours && (ext == "png" || ext == "svg") && !written.iter().any(|p| p.stem == stem) {
             remove_stale(&path)?;
         }
@@ -68,7 +90,12 @@ fn remove_other_plots(dir: &Path, written: &[RenderedPlot]) -> Result<(), Render
     Ok(())
 }
 
-fn emit<P: Plot>(out: &mut Vec<RenderedPlot>, dir: &Path, stem: &str, plot: Option<P>) -> Result<(), RenderError> {
+fn emit<P: Plot>(
+    out: &mut Vec<RenderedPlot>,
+    dir: &Path,
+    stem: &str,
+    plot: Option<P>,
+) -> Result<(), RenderError> {
     // No plot: `remove_other_plots` clears any old file of this name.
     if let Some(plot) = plot {
         out.push(render(&plot, stem, dir)?);

@@ -13,20 +13,33 @@ pub(super) fn plot(report: &Report) -> Option<Bars> {
     if uses.is_empty() {
         return None;
     }
-    let values: Vec<Vec<u64>> =
-        uses.iter().map(|p| vec![p.pocket_ins, p.mutated_into, p.promoted_into, p.drops]).collect();
+    let values: Vec<Vec<u64>> = uses
+        .iter()
+        .map(|p| vec![p.pocket_ins, p.mutated_into, p.promoted_into, p.drops])
+        .collect();
     Some(Bars {
-        title: format!("Pocket moves per piece (over {})", games(report.balance.games)),
-        subtitle: "How often each piece type was pocketed, gained by mutation or promotion, and dropped.".to_owned(),
+        title: format!(
+            "Pocket moves per piece (over {})",
+            games(report.balance.games)
+        ),
+        subtitle:
+            "How often each piece type was pocketed, gained by mutation or promotion, and dropped."
+                .to_owned(),
         x_label: "times, over all games".to_owned(),
-        categories: uses.iter().map(|p| piece_label(&p.letter, &p.name)).collect(),
+        categories: uses
+            .iter()
+            .map(|p| piece_label(&p.letter, &p.name))
+            .collect(),
         series: vec![
             ("pocketed".to_owned(), palette(0)),
             ("mutated into".to_owned(), palette(1)),
             ("promoted into".to_owned(), palette(2)),
             ("dropped".to_owned(), palette(3)),
         ],
-        labels: values.iter().map(|row| row.iter().map(|n| count(*n)).collect()).collect(),
+        labels: values
+            .iter()
+            .map(|row| row.iter().map(|n| count(*n)).collect())
+            .collect(),
         values,
     })
 }

@@ -15,7 +15,11 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
     // Pawns when calibrated, else Elo (pawns missing means no calibration).
     let use_pawns = group.players.iter().any(|p| p.pawns.is_finite());
     let pick = |p: &super::super::super::model::PlayerRating| {
-        if use_pawns { (p.pawns, p.pawns_interval) } else { (p.elo, p.elo_interval) }
+        if use_pawns {
+            (p.pawns, p.pawns_interval)
+        } else {
+            (p.elo, p.elo_interval)
+        }
     };
     let centre = finite_mean(group.players.iter().map(|p| pick(p).0));
     let rows = ranking(group)
@@ -23,19 +27,39 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
         .map(|i| {
             let p = &group.players[i];
             let (value, (lo, hi)) = pick(p);
-            let label = if p.label.trim().is_empty() { p.name.clone() } else { p.label.clone() };
-            ForestRow { label, value: value - centre, lo: lo - centre, hi: hi - centre, colour: palette(0) }
+            let label = if p.label.trim().is_empty() {
+                p.name.clone()
+            } else {
+                p.label.clone()
+            };
+            ForestRow {
+                label,
+                value: value - centre,
+                lo: lo - centre,
+                hi: hi - centre,
+                colour: palette(0),
+            }
         })
         .collect();
-    let (unit, margin, decimals) =
-        if use_pawns { ("pawns", report.margin_pawns, 2) } else { ("Elo", report.margin_elo, 0) };
+    let (unit, margin, decimals) = if use_pawns {
+        ("pawns", report.margin_pawns, 2)
+    } else {
+        ("Elo", report.margin_elo, 0)
+    };
     let calibration = if use_pawns && report.calibration.elo_per_pawn.is_finite() {
-        format!(" (1 pawn = {} Elo)", fixed(report.calibration.elo_per_pawn, 0))
+        format!(
+            " (1 pawn = {} Elo)",
+            fixed(report.calibration.elo_per_pawn, 0)
+        )
     } else {
         String::new()
     };
     Some(Forest {
-        title: format!("{}: strength of each piece ({})", group.title, games(group_games(group))),
+        title: format!(
+            "{}: strength of each piece ({})",
+            group.title,
+            games(group_games(group))
+        ),
         subtitle: format!(
             "Relative to the group average, strongest first. Bars: 95% intervals. Green band: equivalent within ±{} {unit}.",
             fixed(margin, decimals)
@@ -45,5 +69,6 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
         band: Some(margin),
         legend: Vec::new(),
         decimals,
+        signed: true,
     })
 }

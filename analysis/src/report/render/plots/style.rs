@@ -65,7 +65,12 @@ pub(super) fn fit(text: &str, size: f64, max_width: i32) -> String {
     let mut keep = chars.len();
     while keep > 0 {
         keep -= 1;
-        let candidate: String = chars[..keep].iter().collect::<String>().trim_end().to_owned() + "…";
+        let candidate: String = chars[..keep]
+            .iter()
+            .collect::<String>()
+            .trim_end()
+            .to_owned()
+            + "…";
         if text_width(&candidate, size) <= max_width {
             return candidate;
         }
@@ -84,7 +89,11 @@ pub(super) fn header<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     let width = root.dim_in_pixel().0 as i32 - 48;
     let (title, size) = shrink_to_fit(title, TITLE_SIZE, 18.0, width);
-    root.draw(&Text::new(title, (24, 14 + (TITLE_SIZE - size) as i32 / 2), font(size)))?;
+    root.draw(&Text::new(
+        title,
+        (24, 14 + (TITLE_SIZE - size) as i32 / 2),
+        font(size),
+    ))?;
     if !subtitle.is_empty() {
         let (subtitle, size) = shrink_to_fit(subtitle, SUBTITLE_SIZE, 13.0, width);
         root.draw(&Text::new(subtitle, (24, 52), muted(size)))?;
@@ -120,8 +129,15 @@ pub(super) fn legend<DB: DrawingBackend>(
             x = 24;
             y += 24;
         }
-        area.draw(&Rectangle::new([(x, y + 3), (x + 16, y + 17)], colour.filled()))?;
-        area.draw(&Text::new(name, (x + 22, y + 10), font(LABEL_SIZE).pos(Pos::new(HPos::Left, VPos::Center))))?;
+        area.draw(&Rectangle::new(
+            [(x, y + 3), (x + 16, y + 17)],
+            colour.filled(),
+        ))?;
+        area.draw(&Text::new(
+            name,
+            (x + 22, y + 10),
+            font(LABEL_SIZE).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
         x += item_width;
     }
     Ok(area.split_vertically(y + 28).1)

@@ -14,11 +14,21 @@ pub(super) fn plot(report: &Report) -> Option<Bars> {
     }
     Some(Bars {
         title: format!("How games ended ({})", games(total)),
-        subtitle: "Games per termination, most frequent first, with the share of all games.".to_owned(),
+        subtitle: "Games per termination, most frequent first, with the share of all games."
+            .to_owned(),
         x_label: "games".to_owned(),
         categories: t.iter().map(|(name, _)| name.clone()).collect(),
         series: vec![("games".to_owned(), palette(0))],
         values: t.iter().map(|(_, n)| vec![*n]).collect(),
-        labels: t.iter().map(|(_, n)| vec![format!("{} ({})", count(*n), percent(*n as f64 / total as f64, 1))]).collect(),
+        labels: t
+            .iter()
+            .map(|(_, n)| {
+                vec![format!(
+                    "{} ({})",
+                    count(*n),
+                    percent(*n as f64 / total as f64, 1)
+                )]
+            })
+            .collect(),
     })
 }

@@ -23,8 +23,22 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         )
     };
     table.push(vec!["First-move advantage".into(), first_move]);
-    table.push(vec!["Draw rate".into(), if b.games == 0 { NA.into() } else { percent(b.draw_rate, 1) }]);
-    table.push(vec!["Decisive games".into(), if b.games == 0 { NA.into() } else { percent(b.decisive_rate, 1) }]);
+    table.push(vec![
+        "Draw rate".into(),
+        if b.games == 0 {
+            NA.into()
+        } else {
+            percent(b.draw_rate, 1)
+        },
+    ]);
+    table.push(vec![
+        "Decisive games".into(),
+        if b.games == 0 {
+            NA.into()
+        } else {
+            percent(b.decisive_rate, 1)
+        },
+    ]);
     let l = &b.length;
     let length = if b.games == 0 || !l.mean.is_finite() {
         NA.to_owned()
@@ -40,7 +54,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     table.push(vec!["Game length".into(), length]);
     let branching = match b.branching_factor {
         Some(f) if f.is_finite() => {
-            format!("{} legal moves per position (mean over {} positions)", fixed(f, 1), count(b.branching_sample))
+            format!(
+                "{} legal moves per position (mean over {} positions)",
+                fixed(f, 1),
+                count(b.branching_sample)
+            )
         }
         _ => "not measured".to_owned(),
     };
@@ -52,9 +70,17 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         doc.paragraph("No finished games were logged.");
     } else {
         let total: u64 = b.terminations.iter().map(|(_, n)| *n).sum();
-        let mut table = Table::new(&[("Ending", Align::Left), ("Games", Align::Right), ("Share", Align::Right)]);
+        let mut table = Table::new(&[
+            ("Ending", Align::Left),
+            ("Games", Align::Right),
+            ("Share", Align::Right),
+        ]);
         for (name, n) in &b.terminations {
-            let share = if total == 0 { f64::NAN } else { *n as f64 / total as f64 };
+            let share = if total == 0 {
+                f64::NAN
+            } else {
+                *n as f64 / total as f64
+            };
             table.push(vec![name.clone(), count(*n), percent(share, 1)]);
         }
         doc.table(table);

@@ -10,7 +10,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     let c = &report.calibration;
     doc.heading(2, CALIBRATION);
     let interval = match c.interval {
-        Some(iv) if iv.0.is_finite() && iv.1.is_finite() => format!(" (95% interval {})", range(iv, 0)),
+        Some(iv) if iv.0.is_finite() && iv.1.is_finite() => {
+            format!(" (95% interval {})", range(iv, 0))
+        }
         _ => String::new(),
     };
     if !c.elo_per_pawn.is_finite() || c.elo_per_pawn <= 0.0 {
@@ -24,7 +26,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         "" => "of unknown origin",
         s => s,
     };
-    let mut text = format!("One pawn is worth about {} Elo{interval}; this figure is {source}.", fixed(c.elo_per_pawn, 0));
+    let mut text = format!(
+        "One pawn is worth about {} Elo{interval}; this figure is {source}.",
+        fixed(c.elo_per_pawn, 0)
+    );
     if !c.note.trim().is_empty() {
         text.push(' ');
         text.push_str(c.note.trim());

@@ -8,7 +8,11 @@ use super::{WHAT_WAS_ASKED, total_games};
 
 pub(super) fn title(report: &Report) -> String {
     let name = report.experiment.name.trim();
-    if name.is_empty() { "Balance report".to_owned() } else { format!("Balance report: {name}") }
+    if name.is_empty() {
+        "Balance report".to_owned()
+    } else {
+        format!("Balance report: {name}")
+    }
 }
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -18,14 +22,22 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     // The designer's own question when the experiment states one, else the
     // question every class experiment asks.
     let mut text = String::new();
-    let variant = if exp.variant.trim().is_empty() { "this variant" } else { exp.variant.trim() };
+    let variant = if exp.variant.trim().is_empty() {
+        "this variant"
+    } else {
+        exp.variant.trim()
+    };
     let description = exp.description.trim();
     if description.is_empty() {
         let classes = report.groups.iter().any(|g| g.class.is_some()) || report.groups.is_empty();
         if classes {
-            text.push_str(&format!("Are the pieces that {variant} puts in one value class really worth the same? "));
+            text.push_str(&format!(
+                "Are the pieces that {variant} puts in one value class really worth the same? "
+            ));
         } else {
-            text.push_str(&format!("Are the armies of {variant} rated together below really worth the same? "));
+            text.push_str(&format!(
+                "Are the armies of {variant} rated together below really worth the same? "
+            ));
         }
     } else {
         text.push_str(description);
@@ -36,7 +48,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     }
     let variant_description = exp.variant_description.trim();
     if !variant_description.is_empty() {
-        text.push_str(&format!("The variant played is {variant}: {variant_description}"));
+        text.push_str(&format!(
+            "The variant played is {variant}: {variant_description}"
+        ));
         if !variant_description.ends_with(['.', '!', '?']) {
             text.push('.');
         }

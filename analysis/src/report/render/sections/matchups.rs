@@ -35,18 +35,40 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
 }
 
 fn row(m: &MatchupStats) -> Vec<String> {
-    let model = if m.model == "pentanomial" { format!("pentanomial ({} pairs)", count(m.pairs)) } else { m.model.clone() };
+    let model = if m.model == "pentanomial" {
+        format!("pentanomial ({} pairs)", count(m.pairs))
+    } else {
+        m.model.clone()
+    };
     let sprt = match &m.sprt {
-        Some(s) => format!("{} (LLR {})", s.decision, signed(s.llr, 2)),
+        Some(s) => {
+            let decision = match s.decision.as_str() {
+                "H0" => "H0 accepted",
+                "H1" => "H1 accepted",
+                "continue" => "undecided",
+                other => other,
+            };
+            format!("{decision} (LLR {})", signed(s.llr, 2))
+        }
         None => "none".to_owned(),
     };
     let pairing = format!("{} vs {}", m.a, m.b);
     // The name only when it says more than the pairing (`pawn-odds`).
-    let plain = m.name.trim().is_empty() || m.name == format!("{}-vs-{}", m.a, m.b) || m.name == pairing;
+    let plain =
+        m.name.trim().is_empty() || m.name == format!("{}-vs-{}", m.a, m.b) || m.name == pairing;
     vec![
-        if plain { pairing } else { format!("{} ({pairing})", m.name) },
+        if plain {
+            pairing
+        } else {
+            format!("{} ({pairing})", m.name)
+        },
         count(m.games),
-        format!("{} / {} / {}", count(m.a_wins), count(m.draws), count(m.b_wins)),
+        format!(
+            "{} / {} / {}",
+            count(m.a_wins),
+            count(m.draws),
+            count(m.b_wins)
+        ),
         percent_estimate(m.score, m.score_interval),
         estimate(m.elo, m.elo_interval, 0),
         estimate(m.pawns, m.pawns_interval, 2),

@@ -30,7 +30,10 @@ pub(super) const REPRODUCTION: &str = "Reproduction";
 
 /// The whole report as a document.
 pub(super) fn build(report: &Report) -> Doc {
-    let mut doc = Doc { title: intro::title(report), blocks: Vec::new() };
+    let mut doc = Doc {
+        title: intro::title(report),
+        blocks: Vec::new(),
+    };
     intro::write(&mut doc, report);
     verdicts::write(&mut doc, report);
     ratings::write(&mut doc, report);
@@ -56,5 +59,9 @@ fn verdict_tone(kind: VerdictKind) -> (Tone, &'static str) {
 /// Games behind the whole report: the balance figure, or (if the log had
 /// no balance data) the matchups' total.
 fn total_games(report: &Report) -> u64 {
-    if report.balance.games > 0 { report.balance.games } else { report.matchups.iter().map(|m| m.games).sum() }
+    if report.balance.games > 0 {
+        report.balance.games
+    } else {
+        report.matchups.iter().map(|m| m.games).sum()
+    }
 }

@@ -41,4 +41,3 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.table(table);
     doc.figure(PLOT, "");
 }
-

@@ -6,7 +6,9 @@
 //! same centring so table and picture agree.
 
 use super::super::super::model::{RatingGroup, Report};
-use super::super::derived::{LADDER, finite_mean, group_games, group_keys, matrix_stem, ranking, strength_stem};
+use super::super::derived::{
+    LADDER, finite_mean, group_games, group_keys, matrix_stem, ranking, strength_stem,
+};
 use super::super::doc::{Align, Doc, Table};
 use super::super::format::{count, estimate, fixed, games, signed};
 use super::RATINGS;
@@ -65,14 +67,23 @@ fn ratings_table(group: &RatingGroup) -> Table {
         let p = &group.players[i];
         let shift = |(lo, hi): (f64, f64), by: f64| (lo - by, hi - by);
         table.push(vec![
-            if p.label.trim().is_empty() { p.name.clone() } else { p.label.clone() },
+            if p.label.trim().is_empty() {
+                p.name.clone()
+            } else {
+                p.label.clone()
+            },
             estimate(p.elo - elo_mean, shift(p.elo_interval, elo_mean), 0),
             estimate(p.pawns - pawn_mean, shift(p.pawns_interval, pawn_mean), 2),
             count(p.games),
         ]);
     }
     if table.rows.is_empty() {
-        table.push(vec!["(no ratings: too few games to fit this group)".to_owned(), "n/a".into(), "n/a".into(), "0".into()]);
+        table.push(vec![
+            "(no ratings: too few games to fit this group)".to_owned(),
+            "n/a".into(),
+            "n/a".into(),
+            "0".into(),
+        ]);
     }
     table
 }

@@ -8,14 +8,29 @@ use super::REPRODUCTION;
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     let e = &report.experiment;
     doc.heading(2, REPRODUCTION);
-    let or_unknown = |s: &str| if s.trim().is_empty() { "(not recorded)".to_owned() } else { s.to_owned() };
-    let list = |items: &[String]| if items.is_empty() { "(not recorded)".to_owned() } else { items.join("; ") };
+    let or_unknown = |s: &str| {
+        if s.trim().is_empty() {
+            "(not recorded)".to_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "(not recorded)".to_owned()
+        } else {
+            items.join("; ")
+        }
+    };
     let mut table = Table::new(&[("Setting", Align::Left), ("Value", Align::Left)]);
     table.push(vec!["Experiment".into(), or_unknown(&e.name)]);
     table.push(vec!["Variant".into(), or_unknown(&e.variant)]);
     table.push(vec!["Master seed".into(), e.seed.to_string()]);
     table.push(vec!["Code version".into(), or_unknown(&e.code_version)]);
-    table.push(vec!["Experiment hash".into(), or_unknown(&e.experiment_hash)]);
+    table.push(vec![
+        "Experiment hash".into(),
+        or_unknown(&e.experiment_hash),
+    ]);
     table.push(vec!["Engines".into(), list(&e.engines)]);
     table.push(vec!["Log directories".into(), list(&e.logs)]);
     doc.table(table);
@@ -45,7 +60,10 @@ fn commands(report: &Report) -> String {
     let file = format!("{}.toml", file_slug(&e.name));
     let mut out = String::new();
     if !e.code_version.trim().is_empty() {
-        out.push_str(&format!("# with the code at version {}\n", e.code_version.trim()));
+        out.push_str(&format!(
+            "# with the code at version {}\n",
+            e.code_version.trim()
+        ));
     }
     out.push_str(&format!(
         "# play the experiment again (same seed and code give the same games);\n\
@@ -65,14 +83,34 @@ fn commands(report: &Report) -> String {
 
 /// A file name from an experiment name: letters, digits, `-` and `_`.
 fn file_slug(name: &str) -> String {
-    let slug: String =
-        name.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    let slug: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
     let slug = slug.trim_matches('-');
-    if slug.is_empty() { "experiment".to_owned() } else { slug.chars().take(80).collect() }
+    if slug.is_empty() {
+        "experiment".to_owned()
+    } else {
+        slug.chars().take(80).collect()
+    }
 }
 
 /// Quotes an argument for a POSIX shell only when it needs it.
 fn shell_quote(arg: &str) -> String {
-    let plain = !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c));
-    if plain { arg.to_owned() } else { format!("'{}'", arg.replace('\'', r"'\''")) }
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=+,@".contains(c));
+    if plain {
+        arg.to_owned()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
 }

@@ -25,7 +25,12 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         };
         doc.paragraph(text);
     }
-    let findings: Vec<String> = t.findings.iter().filter(|f| !f.trim().is_empty()).cloned().collect();
+    let findings: Vec<String> = t
+        .findings
+        .iter()
+        .filter(|f| !f.trim().is_empty())
+        .cloned()
+        .collect();
     if findings.is_empty() {
         doc.paragraph("No piece stands out: every learned value sits with its own class.");
     } else {
@@ -52,19 +57,25 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         for (i, class) in t.suggested_classes.iter().enumerate() {
             let names: Vec<String> = class
                 .iter()
-                .map(|letter| match t.pieces.iter().find(|p| &p.letter == letter) {
-                    Some(p) => piece_label(&p.letter, &p.name),
-                    None => letter.clone(),
-                })
+                .map(
+                    |letter| match t.pieces.iter().find(|p| &p.letter == letter) {
+                        Some(p) => piece_label(&p.letter, &p.name),
+                        None => letter.clone(),
+                    },
+                )
                 .collect();
-            let rank = if i == 0 { "1 (lowest)".to_owned() } else { (i + 1).to_string() };
+            let rank = if i == 0 {
+                "1 (lowest)".to_owned()
+            } else {
+                (i + 1).to_string()
+            };
             table.push(vec![rank, names.join(", ")]);
         }
         doc.table(table);
     }
 
     doc.heading(4, "Convergence");
-    doc.figure(TRAINING_CONVERGENCE, "Each line is one piece's learned value after each generation.");
+    doc.figure(TRAINING_CONVERGENCE, "");
 
     if !t.published.is_empty() {
         doc.heading(4, "Compared with published values");
@@ -75,7 +86,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             ("AlphaZero study (2020)", Align::Right),
         ]);
         for p in &t.published {
-            let name = t.pieces.iter().find(|x| x.letter == p.letter).map_or(String::new(), |x| x.name.clone());
+            let name = t
+                .pieces
+                .iter()
+                .find(|x| x.letter == p.letter)
+                .map_or(String::new(), |x| x.name.clone());
             table.push(vec![
                 piece_label(&p.letter, &name),
                 fixed(p.learned, 2),
@@ -88,8 +103,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
 }
 
 fn overview(t: &TrainingSummary) -> String {
-    let generations =
-        if t.generations == 1 { "1 generation".to_owned() } else { format!("{} generations", count(t.generations as u64)) };
+    let generations = if t.generations == 1 {
+        "1 generation".to_owned()
+    } else {
+        format!("{} generations", count(t.generations as u64))
+    };
     let convergence = if t.converged {
         "and converged (the values stopped moving)"
     } else {
@@ -100,7 +118,10 @@ fn overview(t: &TrainingSummary) -> String {
          with 95% intervals."
     );
     if !t.final_params.trim().is_empty() {
-        text.push_str(&format!(" The learned values are saved in {}.", t.final_params.trim()));
+        text.push_str(&format!(
+            " The learned values are saved in {}.",
+            t.final_params.trim()
+        ));
     }
     text
 }
@@ -121,7 +142,8 @@ fn values_table(t: &TrainingSummary) -> Table {
             value_interval(p.value, p.interval, 2),
             value_interval(p.pocket_value, p.pocket_interval, 2),
             signed(p.learned_relative, 2),
-            p.direct_relative.map_or("not measured".to_owned(), |d| signed(d, 2)),
+            p.direct_relative
+                .map_or("not measured".to_owned(), |d| signed(d, 2)),
         ]);
     }
     table

@@ -9,9 +9,16 @@ use super::{VERDICTS, verdict_tone};
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.heading(2, VERDICTS);
-    let headlines: Vec<String> = report.headlines.iter().filter(|h| !h.trim().is_empty()).cloned().collect();
+    let headlines: Vec<String> = report
+        .headlines
+        .iter()
+        .filter(|h| !h.trim().is_empty())
+        .cloned()
+        .collect();
     if headlines.is_empty() {
-        doc.push(Block::Callout(vec!["No verdict yet: the log holds no games between pieces rated together.".to_owned()]));
+        doc.push(Block::Callout(vec![
+            "No verdict yet: the log holds no games between pieces rated together.".to_owned(),
+        ]));
     } else {
         doc.push(Block::Callout(headlines));
     }
@@ -47,7 +54,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             let (tone, word) = verdict_tone(pair.kind);
             table.push_toned(
                 vec![
-                    format!("{} vs {}", player_label(group, &pair.a), player_label(group, &pair.b)),
+                    format!(
+                        "{} vs {}",
+                        player_label(group, &pair.a),
+                        player_label(group, &pair.b)
+                    ),
                     word.to_owned(),
                     pair.text.clone(),
                     estimate(pair.pawns, pair.pawns_interval, 2),
