@@ -903,6 +903,38 @@ mod tests {
     }
 
     #[test]
+    fn variant_and_eval_files_are_loaded_from_disk() {
+        let dir = std::env::temp_dir().join(format!("pocketlab-uci-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let variant = dir.join("knightless chess.toml");
+        std::fs::write(
+            &variant,
+            "name = \"knightless\"\ninherits = \"chess\"\n\
+             start = \"r1bqkb1r/pppppppp/8/8/8/8/PPPPPPPP/R1BQKB1R w KQkq - 0 1\"\n",
+        )
+        .unwrap();
+        let params = dir.join("params.toml");
+        std::fs::write(&params, "tempo = 20\n").unwrap();
+
+        let (mut s, buffer) = session();
+        s.handle(&format!(
+            "setoption name VariantFile value {}",
+            variant.display()
+        ));
+        s.handle(&format!(
+            "setoption name EvalFile value {}",
+            params.display()
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(output(&buffer), "");
+        assert_eq!(s.variant.name, "knightless");
+        assert_eq!(s.position.to_fen(), s.variant.start_fen);
+        assert_eq!(s.config.params.tempo, 20);
+        s.handle("setoption name EvalFile value <empty>");
+        assert_eq!(s.config.params, EvalParams::default());
+    }
+
+    #[test]
     fn unknown_leading_words_are_skipped() {
         let (mut s, buffer) = session();
         assert_eq!(s.handle("joho isready"), Flow::Continue);
