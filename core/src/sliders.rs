@@ -140,26 +140,35 @@ fn find_magic(
         }
     }
     let shift = 64 - bits;
-    let mut table = vec![None; size];
+    // Each slot remembers the attempt that filled it, so a failed candidate
+    // costs nothing to clear.
+    let mut table = vec![Bitboard::EMPTY; size];
+    let mut filled_by = vec![0u32; size];
+    let mut attempt = 0u32;
     loop {
         let factor = rng.next() & rng.next() & rng.next();
         if (mask.wrapping_mul(factor) >> 56).count_ones() < 6 {
             continue;
         }
-        table.iter_mut().for_each(|e| *e = None);
+        attempt += 1;
         let ok = occupancies.iter().zip(&reference).all(|(&occ, &att)| {
             let index = (occ.wrapping_mul(factor) >> shift) as usize;
-            match table[index] {
-                None => {
-                    table[index] = Some(att);
-                    true
-                }
-                Some(existing) => existing == att,
+            if filled_by[index] != attempt {
+                filled_by[index] = attempt;
+                table[index] = att;
+                true
+            } else {
+                table[index] == att
             }
         });
         if ok {
             let offset = attacks.len() as u32;
-            attacks.extend(table.iter().map(|e| e.unwrap_or_default()));
+            attacks.extend(
+                table
+                    .iter()
+                    .zip(&filled_by)
+                    .map(|(&a, &by)| if by == attempt { a } else { Bitboard::EMPTY }),
+            );
             return Magic {
                 mask,
                 factor,

@@ -250,25 +250,47 @@ fn bench_selfplay(path: Option<&std::path::Path>) -> anyhow::Result<()> {
 
     let exp = match path {
         Some(p) => Experiment::load(p)?,
-        None => Experiment::parse("quick.toml (16 pairs)", &SELFPLAY_BENCH.replace("pairs = 4", "pairs = 16"), std::path::Path::new("."))?,
+        None => Experiment::parse(
+            "quick.toml (16 pairs)",
+            &SELFPLAY_BENCH.replace("pairs = 4", "pairs = 16"),
+            std::path::Path::new("."),
+        )?,
     };
-    println!("{:<8} {:>6} {:>9} {:>12} {:>22}", "threads", "games", "seconds", "games/hour", "time outside games");
+    println!(
+        "{:<8} {:>6} {:>9} {:>12} {:>22}",
+        "threads", "games", "seconds", "games/hour", "time outside games"
+    );
     let mut rates = Vec::new();
     for threads in [1usize, 2] {
         let dir = tempfile_dir()?.join(format!("selfplay-{threads}"));
         let _ = std::fs::remove_dir_all(&dir);
-        let options = RunOptions { out_dir: dir.clone(), threads, shard: Shard::WHOLE, quiet: true };
+        let options = RunOptions {
+            out_dir: dir.clone(),
+            threads,
+            shard: Shard::WHOLE,
+            quiet: true,
+        };
         let started = Instant::now();
         let summary = run(&exp, &options, &Arc::new(AtomicBool::new(false)))?;
         let wall = started.elapsed().as_secs_f64();
         // Time inside games (search, move generation, bookkeeping) as the games logged it.
-        let in_games: f64 = read_games(&dir)?.iter().map(|g| g.duration_ms as f64 / 1000.0).sum();
+        let in_games: f64 = read_games(&dir)?
+            .iter()
+            .map(|g| g.duration_ms as f64 / 1000.0)
+            .sum();
         let outside = 1.0 - in_games / (wall * threads as f64);
         let rate = summary.played_games as f64 / wall * 3600.0;
         rates.push(rate);
-        println!("{threads:<8} {:>6} {wall:>9.2} {rate:>12.0} {:>21.1}%", summary.played_games, 100.0 * outside);
+        println!(
+            "{threads:<8} {:>6} {wall:>9.2} {rate:>12.0} {:>21.1}%",
+            summary.played_games,
+            100.0 * outside
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
-    println!("two threads play {:.2}x the games per hour of one", rates[1] / rates[0]);
+    println!(
+        "two threads play {:.2}x the games per hour of one",
+        rates[1] / rates[0]
+    );
     Ok(())
 }

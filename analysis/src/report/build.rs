@@ -841,7 +841,11 @@ fn rate_group(
     let summary = if pairs.is_empty() {
         format!("{title}: no pair measured yet.")
     } else if diff == 0 && inc == 0 {
-        let all = if eq == 1 { "the one pair is".to_owned() } else { format!("all {eq} pairs are") };
+        let all = if eq == 1 {
+            "the one pair is".to_owned()
+        } else {
+            format!("all {eq} pairs are")
+        };
         format!("{title}: {all} equivalent within ±{margin_pawns:.2} pawns: the class holds.")
     } else {
         let mut parts = Vec::new();

@@ -207,8 +207,9 @@ impl<'v> Searcher<'v> {
             self.seldepth = 0;
             let (score, best) =
                 self.aspiration(pos, depth as i32, previous, &mut root_moves, &noise_of);
-            if self.aborted && depth > 1 {
-                // Keep the partial iteration's move only if it searched the previous best first.
+            if self.aborted {
+                // A partial iteration searched the previous best first, so its
+                // best move is at least as good; it is not reported as complete.
                 if let Some(best) = best {
                     result.best_move = Some(best);
                 }
