@@ -123,6 +123,15 @@ fn special_positions_agree_with_the_reference() {
         ("pocket-mutation", "4k3/1P6/8/8/8/8/8/4K3[] w - - 0 30"),
         ("pocket-mutation", "P3k3/8/8/8/8/8/8/M3K3[] w - - 0 30"),
         ("pocket-mutation", "4k3/8/8/8/8/8/8/4K3[Pp] w - - 0 30"),
+        ("chess-mutation", "o3k2o/8/8/8/8/8/8/O3K2O w KQkq - 0 1"),
+        (
+            "chess-mutation",
+            "o3k2o/1oo1ooo1/2o2o2/3oO3/1O3o2/2O2O2/OO3OOO/O3K2O w KQkq - 0 1",
+        ),
+        (
+            "chess-mutation-alt",
+            "o3k2o/1oo1ooo1/2o2o2/3oO3/1O3o2/2O2O2/OO3OOO/O3K2O w KQkq - 0 1",
+        ),
     ];
     for (name, fen) in cases {
         let variant = builtin::load(name).unwrap();

@@ -2,10 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use super::file::{Merge, PieceFile, VariantFile};
+use super::file::{Merge, PieceFile, RegionFile, VariantFile};
 use super::{
-    CastlingRules, CounterResets, DeadPosition, PieceDef, PocketRules, PromotionRules, Rules,
-    Variant, VariantError,
+    CastlingRules, CounterResets, DeadPosition, PieceDef, PocketRules, PromotionRules, Region,
+    RegionMap, Rules, Variant, VariantError, move_rules_for,
 };
 use crate::betza;
 use crate::movement::PieceMoves;
@@ -152,6 +152,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             ),
         ));
     }
+    let region_map = region_map(&cx, f.map.as_ref(), f.regions.as_ref())?;
     let mut letters = [None; 26];
     let mut pieces = Vec::new();
     for (i, (letter, p)) in piece_files.iter().enumerate() {
@@ -160,12 +161,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             [c @ b'A'..=b'Z'] => *c as char,
             _ => return Err(cx.err(&key, "a piece is named by one upper-case letter A-Z")),
         };
-        let betza_text = p
-            .betza
-            .clone()
-            .ok_or_else(|| cx.err(format!("{key}.betza"), "missing"))?;
-        let rules =
-            betza::parse(&betza_text).map_err(|e| cx.err(format!("{key}.betza"), e.to_string()))?;
+        let (betza_text, rules, by_region) = piece_moves(&cx, &key, p, region_map.as_ref())?;
         let value = p.value.ok_or_else(|| {
             cx.err(
                 format!("{key}.value"),
@@ -186,6 +182,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             letter: c,
             name: p.name.clone().unwrap_or_else(|| c.to_string()),
             betza: betza_text,
+            by_region,
             value,
             pawn: p.pawn.unwrap_or(false),
             class: None,
@@ -429,26 +426,9 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
     };
 
     let moves = ByColor::new_with(|color| {
-        let initial_region = Variant::relative_ranks_mask(color, initial_ranks);
         pieces
             .iter()
-            .map(|p| {
-                let regions: Vec<_> = p
-                    .rules
-                    .iter()
-                    .map(|r| {
-                        (
-                            r.clone(),
-                            if r.initial {
-                                initial_region
-                            } else {
-                                Bitboard::FULL
-                            },
-                        )
-                    })
-                    .collect();
-                PieceMoves::compile(color, &regions)
-            })
+            .map(|p| PieceMoves::compile(color, &move_rules_for(p, color, initial_ranks)))
             .collect()
     });
 
@@ -473,6 +453,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         classes,
         start_fen,
         rules,
+        region_map,
         moves,
         letters,
         pocket_choices,
@@ -482,6 +463,182 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
     };
     Position::from_fen(&variant, &variant.start_fen).map_err(|e| cx.err("start", e.to_string()))?;
     Ok(variant)
+}
+
+/// A piece's moves as built: `(betza text or by-region summary, rules with
+/// their from-squares, whether by region)`.
+type BuiltMoves = (String, Vec<(betza::MoveRule, Bitboard)>, bool);
+
+/// The moves of one piece, from `betza` or from the region map.
+fn piece_moves(
+    cx: &Ctx<'_>,
+    key: &str,
+    p: &PieceFile,
+    region_map: Option<&RegionMap>,
+) -> Result<BuiltMoves, VariantError> {
+    match p.moves.as_deref() {
+        None | Some("betza") => {
+            let text = p
+                .betza
+                .clone()
+                .ok_or_else(|| cx.err(format!("{key}.betza"), "missing"))?;
+            let rules = betza::parse(&text)
+                .map_err(|e| cx.err(format!("{key}.betza"), e.to_string()))?
+                .into_iter()
+                .map(|r| (r, Bitboard::FULL))
+                .collect();
+            Ok((text, rules, false))
+        }
+        Some("by-region") => {
+            if p.betza.is_some() {
+                return Err(cx.err(
+                    key,
+                    "has both `betza` and moves = \"by-region\"; a by-region piece takes its moves from the map, so keep only one",
+                ));
+            }
+            let map = region_map.ok_or_else(|| {
+                cx.err(
+                    format!("{key}.moves"),
+                    "\"by-region\" needs a region map (`map` and `[regions.X]` tables)",
+                )
+            })?;
+            let used = map.regions.iter().filter(|r| r.squares.any());
+            let summary = used
+                .clone()
+                .map(|r| format!("{} {}", r.name, r.betza))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let rules = used
+                .flat_map(|r| r.rules.iter().map(|rule| (rule.clone(), r.squares)))
+                .collect();
+            Ok((format!("by-region({summary})"), rules, true))
+        }
+        Some(other) => Err(cx.err(
+            format!("{key}.moves"),
+            format!("'{other}' is not one of betza, by-region"),
+        )),
+    }
+}
+
+/// The region map from `map` and `[regions]`, validated: 8 rows of 8
+/// letters, every letter a defined region.
+fn region_map(
+    cx: &Ctx<'_>,
+    map: Option<&toml::Value>,
+    regions: Option<&BTreeMap<String, RegionFile>>,
+) -> Result<Option<RegionMap>, VariantError> {
+    let Some(map) = map else {
+        if regions.is_some_and(|r| !r.is_empty()) {
+            return Err(cx.err(
+                "map",
+                "missing: [regions] are defined but no map assigns them to squares",
+            ));
+        }
+        return Ok(None);
+    };
+    let shape_error = || {
+        cx.err(
+            "map",
+            "write 8 strings of 8 region letters, one per rank, rank 8 first (or one multi-line string)",
+        )
+    };
+    let raw_rows: Vec<String> = match map {
+        toml::Value::Array(items) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(shape_error))
+            .collect::<Result<_, _>>()?,
+        toml::Value::String(text) => text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        _ => return Err(shape_error()),
+    };
+    // Spaces between letters are allowed for readability.
+    let rows: Vec<String> = raw_rows
+        .iter()
+        .map(|r| r.chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
+    if rows.len() != 8 {
+        return Err(cx.err(
+            "map",
+            format!(
+                "has {} rows; a map has 8, one per rank, rank 8 first",
+                rows.len()
+            ),
+        ));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != 8 {
+            return Err(cx.err(
+                "map",
+                format!(
+                    "row {} (rank {}) '{row}' has {n} squares; each row has 8 (files a-h)",
+                    i + 1,
+                    8 - i
+                ),
+            ));
+        }
+    }
+
+    let mut defined = Vec::new();
+    for (letter, r) in regions.into_iter().flatten() {
+        let key = format!("regions.{letter}");
+        let c = match letter.as_bytes() {
+            [c] if c.is_ascii_alphanumeric() => *c as char,
+            _ => {
+                return Err(cx.err(
+                    &key,
+                    "a region is named by the one letter or digit that stands for it in `map`",
+                ));
+            }
+        };
+        let text = r
+            .betza
+            .clone()
+            .ok_or_else(|| cx.err(format!("{key}.betza"), "missing (the move on this region)"))?;
+        let rules =
+            betza::parse(&text).map_err(|e| cx.err(format!("{key}.betza"), e.to_string()))?;
+        defined.push(Region {
+            letter: c,
+            name: r.name.clone().unwrap_or_else(|| c.to_string()),
+            betza: text,
+            squares: Bitboard::EMPTY,
+            rules,
+        });
+    }
+    let known = if defined.is_empty() {
+        "no [regions.X] table is defined".to_owned()
+    } else {
+        let letters: Vec<String> = defined.iter().map(|r| r.letter.to_string()).collect();
+        format!("defined: {}", letters.join(", "))
+    };
+    let mut square_region = [0u8; 64];
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 7 - i as u8;
+        for (file, c) in row.chars().enumerate() {
+            let sq = Square::from_coords(file as u8, rank);
+            let index = defined.iter().position(|r| r.letter == c).ok_or_else(|| {
+                cx.err(
+                    "map",
+                    format!(
+                        "square {sq} (row {}): '{c}' is not a region letter ({})",
+                        i + 1,
+                        known
+                    ),
+                )
+            })?;
+            defined[index].squares = defined[index].squares.with(sq);
+            square_region[sq.index()] = index as u8;
+        }
+    }
+    Ok(Some(RegionMap {
+        regions: defined,
+        rows,
+        square_region,
+    }))
 }
 
 fn pocket_choice_tables(

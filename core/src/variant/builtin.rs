@@ -33,6 +33,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "pmc-drops",
         include_str!("../../../configs/variants/pmc-drops.toml"),
     ),
+    (
+        "chess-mutation",
+        include_str!("../../../configs/variants/chess-mutation.toml"),
+    ),
+    (
+        "chess-mutation-alt",
+        include_str!("../../../configs/variants/chess-mutation-alt.toml"),
+    ),
 ];
 
 /// The default variant of the lab.

@@ -59,8 +59,15 @@ impl<T> Merge for Vec<T> {
     }
 }
 
-impl Merge for BTreeMap<String, PieceFile> {
-    /// Pieces merge by letter: a child may change one field of one piece.
+impl Merge for toml::Value {
+    fn merge(self, _parent: Self) -> Self {
+        self
+    }
+}
+
+impl<T: Merge> Merge for BTreeMap<String, T> {
+    /// Pieces (and regions) merge by letter: a child may change one field of
+    /// one piece.
     fn merge(self, mut parent: Self) -> Self {
         for (letter, piece) in self {
             let merged = match parent.remove(&letter) {
@@ -85,6 +92,12 @@ mergeable! {
         pub initial_ranks: Vec<i64>,
         pub en_passant: bool,
         pub pieces: BTreeMap<String, PieceFile>,
+        /// The region (colour) map: 8 rows of one letter per square, rank 8
+        /// first, as an array of strings or one multi-line string. Kept as a
+        /// TOML value so that a wrong shape gets a precise error in `build`.
+        pub map: toml::Value,
+        /// `[regions.Y]`: what each map letter means.
+        pub regions: BTreeMap<String, RegionFile>,
         pub pocket: PocketFile,
         pub castling: CastlingFile,
         pub promotion: PromotionFile,
@@ -92,13 +105,45 @@ mergeable! {
     }
 }
 
+/// One piece: `[pieces.N]`.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PieceFile {
+    pub name: Option<String>,
+    pub betza: Option<String>,
+    /// `"betza"` (the default) or `"by-region"`: moves from the region map.
+    pub moves: Option<String>,
+    pub value: Option<i64>,
+    pub pawn: Option<bool>,
+}
+
+impl Merge for PieceFile {
+    /// Field by field, except that `betza` and `moves` travel together: a
+    /// child that describes the piece's moves at all (either key) replaces
+    /// the parent's description whole, so a child may turn a Betza piece
+    /// into a by-region piece (or back) without inheriting a contradiction.
+    fn merge(self, parent: Self) -> Self {
+        let (betza, moves) = if self.betza.is_some() || self.moves.is_some() {
+            (self.betza, self.moves)
+        } else {
+            (parent.betza, parent.moves)
+        };
+        PieceFile {
+            name: self.name.merge(parent.name),
+            betza,
+            moves,
+            value: self.value.merge(parent.value),
+            pawn: self.pawn.merge(parent.pawn),
+        }
+    }
+}
+
 mergeable! {
-    /// One piece: `[pieces.N]`.
-    pub struct PieceFile {
+    /// One region of the map: `[regions.Y]`, keyed by its map letter.
+    pub struct RegionFile {
         pub name: String,
+        /// The moves of a by-region piece standing on this region.
         pub betza: String,
-        pub value: i64,
-        pub pawn: bool,
     }
 }
 

@@ -5,6 +5,13 @@
 //! every rule has a default, listed on [`Rules`]. The core reads text it is
 //! handed: resolving `inherits` to text is the caller's job (shipped
 //! variants are embedded and found by name, see [`builtin`]).
+//!
+//! A file may also draw a region (square colour) map: `map` (8 rows of one
+//! letter per square, rank 8 first) and `[regions.X]` tables giving each
+//! letter a name and a Betza move. A piece with `moves = "by-region"` moves
+//! by the rule of the region it stands on (Chess Mutation); it is compiled
+//! by giving each region's rules that region's squares as from-squares, so
+//! move generation needs nothing special. See [`RegionMap`].
 
 mod build;
 pub mod builtin;
@@ -48,7 +55,14 @@ pub struct PieceDef {
     /// Upper-case FEN letter (lower case for Black).
     pub letter: char,
     pub name: String,
+    /// The piece's Betza text. For a piece whose moves come from the region
+    /// map (`by_region`) it is a readable summary that is *not* Betza, such
+    /// as `by-region(blue B, red R, yellow N)`; use
+    /// [`Variant::move_rules`] or [`Variant::region_map`] for its moves.
     pub betza: String,
+    /// The piece moves by the Betza rule of the region (square colour) it
+    /// stands on (`moves = "by-region"` in the file).
+    pub by_region: bool,
     /// Material value in centipawns.
     pub value: i32,
     /// Moves like a pawn for the rules: double steps set en passant squares,
@@ -56,7 +70,54 @@ pub struct PieceDef {
     pub pawn: bool,
     /// Value class (1-based) if the piece is in the class table.
     pub class: Option<u8>,
+    /// Each move rule with the squares (absolute, the same for both sides)
+    /// it applies from: the whole board for a Betza piece, the region's
+    /// squares for a by-region piece. Initial-rank rules are narrowed per
+    /// side by [`Variant::move_rules`].
+    pub(crate) rules: Vec<(MoveRule, Bitboard)>,
+}
+
+/// One region of a [`RegionMap`]: a square colour and what it means.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// The map letter (`Y`).
+    pub letter: char,
+    /// A readable name (`yellow`).
+    pub name: String,
+    /// The Betza move of a by-region piece standing here.
+    pub betza: String,
+    /// The squares of this region.
+    pub squares: Bitboard,
     pub(crate) rules: Vec<MoveRule>,
+}
+
+/// The region (square colour) map of a variant such as Chess Mutation:
+/// every square belongs to one region, and a by-region piece moves by the
+/// Betza rule of the region it stands on.
+///
+/// The map is absolute: a square has one colour for both sides. The rules
+/// are written from the mover's side as usual, so "forward" in a region's
+/// Betza (`fmW2`) means up the board for White and down for Black.
+#[derive(Clone, Debug)]
+pub struct RegionMap {
+    /// Every region defined in the file (letter order), used or not.
+    pub regions: Vec<Region>,
+    /// The map as written: 8 rows of 8 letters, rank 8 first, file a first.
+    pub rows: Vec<String>,
+    /// Index into `regions` of each square's region (a1 = 0).
+    pub(crate) square_region: [u8; 64],
+}
+
+impl RegionMap {
+    /// The region of a square.
+    pub fn region_at(&self, sq: Square) -> &Region {
+        &self.regions[usize::from(self.square_region[sq.index()])]
+    }
+
+    /// The region with this map letter.
+    pub fn region(&self, letter: char) -> Option<&Region> {
+        self.regions.iter().find(|r| r.letter == letter)
+    }
 }
 
 /// What resets the n-move (fifty-move) counter.
@@ -145,6 +206,8 @@ pub struct Variant {
     pub classes: Vec<Vec<PieceType>>,
     pub start_fen: String,
     pub rules: Rules,
+    /// The region (square colour) map, if the file has one.
+    pub region_map: Option<RegionMap>,
     pub(crate) moves: ByColor<Vec<PieceMoves>>,
     pub(crate) letters: [Option<PieceType>; 26],
     /// Choices when pocketing from ranks 1-7 / from the last rank, per type.
@@ -187,6 +250,18 @@ impl Variant {
         self.rules.pocket.is_some()
     }
 
+    /// The region (square colour) map, if the variant has one.
+    pub fn region_map(&self) -> Option<&RegionMap> {
+        self.region_map.as_ref()
+    }
+
+    /// The move rules of a piece type for one side, each with the squares it
+    /// applies from (what [`PieceMoves::compile`] takes): the region for a
+    /// by-region piece, the initial ranks for an `i` rule, else the board.
+    pub fn move_rules(&self, color: Color, kind: PieceType) -> Vec<(MoveRule, Bitboard)> {
+        move_rules_for(&self.pieces[kind.index()], color, self.rules.initial_ranks)
+    }
+
     /// The compiled moves of a piece type for one side.
     #[inline]
     pub fn moves(&self, color: Color, kind: PieceType) -> &PieceMoves {
@@ -216,6 +291,22 @@ impl Variant {
                 acc | Bitboard::rank(color.relative_rank(r))
             })
     }
+}
+
+pub(crate) fn move_rules_for(
+    piece: &PieceDef,
+    color: Color,
+    initial_ranks: u8,
+) -> Vec<(MoveRule, Bitboard)> {
+    let initial = Variant::relative_ranks_mask(color, initial_ranks);
+    piece
+        .rules
+        .iter()
+        .map(|(rule, from)| {
+            let from = if rule.initial { *from & initial } else { *from };
+            (rule.clone(), from)
+        })
+        .collect()
 }
 
 pub(crate) const _ASSERT_TYPES_FIT: () = assert!(MAX_PIECE_TYPES <= 32);

@@ -1,15 +1,46 @@
 //! A deliberately naive move generator for tests: it re-parses each piece's
-//! Betza text and walks every ray square by square, tests legality by
-//! playing the move and scanning every enemy piece's rays for the royal
-//! square, and so shares no tables or shortcuts with the real generator.
+//! Betza text (for a by-region piece, the Betza of the region whose letter
+//! the map's text shows on its square) and walks every ray square by
+//! square, tests legality by playing the move and scanning every enemy
+//! piece's rays for the royal square, and so shares no tables or shortcuts
+//! with the real generator.
 
 #![allow(dead_code)]
 
 use pocketlab_core::betza::{self, MoveRule};
 use pocketlab_core::{Color, Move, Piece, PieceType, Position, Square, Variant};
 
-fn rules_of(v: &Variant, kind: PieceType) -> Vec<MoveRule> {
-    betza::parse(&v.piece(kind).betza).expect("shipped Betza parses")
+/// The rules of a piece of `kind` standing on `from`.
+fn rules_of(v: &Variant, kind: PieceType, from: Square) -> Vec<MoveRule> {
+    let piece = v.piece(kind);
+    let text = if piece.by_region {
+        let map = v.region_map().expect("a by-region piece has a map");
+        // The map as written: row 0 is rank 8, column 0 is file a.
+        let letter = map.rows[usize::from(7 - from.rank())]
+            .chars()
+            .nth(usize::from(from.file()))
+            .expect("8 letters a row");
+        &map.region(letter).expect("map letters are regions").betza
+    } else {
+        &piece.betza
+    };
+    parse_cached(text)
+}
+
+/// `betza::parse`, remembered per text (the reference asks for the same few
+/// pieces thousands of times per position; parsing is its main cost).
+fn parse_cached(text: &str) -> Vec<MoveRule> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<std::collections::HashMap<String, Vec<MoveRule>>> =
+            Default::default();
+    }
+    CACHE.with(|cache| {
+        cache
+            .borrow_mut()
+            .entry(text.to_owned())
+            .or_insert_with(|| betza::parse(text).expect("shipped Betza parses"))
+            .clone()
+    })
 }
 
 fn rank_in(mask: u8, color: Color, sq: Square) -> bool {
@@ -25,7 +56,7 @@ fn reach(
 ) -> Vec<(Square, bool, bool, bool)> {
     let v = pos.variant();
     let mut out = Vec::new();
-    for rule in rules_of(v, kind) {
+    for rule in rules_of(v, kind, from) {
         if rule.initial && !rank_in(v.rules.initial_ranks, color, from) {
             continue;
         }
