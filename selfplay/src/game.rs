@@ -223,7 +223,8 @@ fn play_game(
             }
             _ => {}
         }
-        let fen = (exp.log.fen_every > 0 && ply % exp.log.fen_every == 0).then(|| pos.to_fen());
+        let fen =
+            (exp.log.fen_every > 0 && ply.is_multiple_of(exp.log.fen_every)).then(|| pos.to_fen());
         moves.push(MoveRecord {
             game_id: id,
             ply,

@@ -287,11 +287,14 @@ pub fn run(
             }
             played_games += released.len() as u64;
             pending_games.extend(released);
-            if pending_games.len() >= exp.log.chunk_games {
-                if let Err(e) = flush(&mut writer, &mut pending_games) {
-                    failure = Some(e.into());
-                    interrupt.store(true, Ordering::Relaxed);
-                }
+            let full = pending_games.len() >= exp.log.chunk_games;
+            if let Err(e) = if full {
+                flush(&mut writer, &mut pending_games)
+            } else {
+                Ok(())
+            } {
+                failure = Some(e.into());
+                interrupt.store(true, Ordering::Relaxed);
             }
         }
     });

@@ -190,13 +190,9 @@ fn bench_report(games: u64, dir: Option<&std::path::Path>) -> anyhow::Result<()>
     use crate::report::render::write_report;
     use crate::synthetic::{SyntheticModel, write_synthetic_log};
 
-    let temp;
     let root = match dir {
         Some(d) => d.to_path_buf(),
-        None => {
-            temp = tempfile_dir()?;
-            temp.clone()
-        }
+        None => tempfile_dir()?,
     };
     let exp = super::run::load_experiment(None)?;
     let pairs = (games / (2 * exp.matchups.len() as u64)).max(1);

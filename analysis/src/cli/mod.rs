@@ -75,7 +75,7 @@ fn play_and_report(args: &run::RunArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     report::write(
-        &[log.clone()],
+        std::slice::from_ref(&log),
         &report::default_out(&log),
         &crate::report::build::ReportOptions::default(),
     )

@@ -410,7 +410,6 @@ fn build_report_unchecked(
     let pocket_use = pocket_use(&games, &exp)?;
     let engines = {
         let df = games
-            .clone()
             .select([col("white_engine")])
             .unique(None, UniqueKeepStrategy::Any)
             .collect()?;
@@ -446,8 +445,8 @@ fn build_report_unchecked(
             rule_overrides: exp.rule_overrides.clone(),
             seed: exp.seed,
             code_version: manifest.code_version.clone(),
-            experiment_hash: manifest.experiment_hash.clone(),
-            experiment_text: exp.source_text.clone(),
+            experiment_hash: manifest.experiment_hash,
+            experiment_text: exp.source_text,
             logs: dirs.iter().map(|d| d.display().to_string()).collect(),
             engines,
         },
@@ -466,10 +465,11 @@ fn build_report_unchecked(
 
 fn summarize(c: &MatchupCounts, level: ConfidenceLevel) -> (Option<ScoreSummary>, &'static str) {
     let pairs: u64 = c.pairs.iter().sum();
-    if !c.unpaired && pairs >= 2 {
-        if let Ok(s) = Pentanomial::new(c.pairs).summary(level) {
-            return (Some(s), "pentanomial");
-        }
+    let paired = (!c.unpaired && pairs >= 2)
+        .then(|| Pentanomial::new(c.pairs).summary(level).ok())
+        .flatten();
+    if let Some(s) = paired {
+        return (Some(s), "pentanomial");
     }
     (
         Trinomial::new(c.a_wins, c.draws, c.b_wins)

@@ -106,13 +106,14 @@ pub fn summarize(
                 ));
             }
         }
-        if let Some(d) = p.direct_relative {
-            if (d - p.learned_relative).abs() > DISAGREEMENT_PAWNS {
-                findings.push(format!(
-                    "{} ({}): training puts it {:+.2} pawns from its class mean, direct matches {:+.2}: the two disagree.",
-                    p.letter, p.name, p.learned_relative, d
-                ));
-            }
+        if let Some(d) = p
+            .direct_relative
+            .filter(|d| (d - p.learned_relative).abs() > DISAGREEMENT_PAWNS)
+        {
+            findings.push(format!(
+                "{} ({}): training puts it {:+.2} pawns from its class mean, direct matches {:+.2}: the two disagree.",
+                p.letter, p.name, p.learned_relative, d
+            ));
         }
     }
     let orthodox: Vec<(char, f64)> = ['P', 'N', 'B', 'R', 'Q']

@@ -334,28 +334,23 @@ fn load_variant(cx: &Ctx<'_>, f: &ExperimentFile) -> Result<(Variant, String), E
         }
         _ => String::new(),
     };
-    if overrides.is_empty() {
-        let (label, text) = resolve(&base_spec).ok_or_else(|| {
-            cx.err(
-                "variant",
-                format!(
-                    "'{base_spec}' is neither a shipped variant nor a file beside the experiment"
-                ),
-            )
-        })?;
-        let v =
-            parse_variant(&label, &text, &resolve).map_err(|e| cx.err("variant", e.to_string()))?;
-        return Ok((v, overrides));
-    }
-    if resolve(&base_spec).is_none() {
-        return Err(cx.err(
+    let (label, text) = resolve(&base_spec).ok_or_else(|| {
+        cx.err(
             "variant",
             format!("'{base_spec}' is neither a shipped variant nor a file beside the experiment"),
-        ));
+        )
+    })?;
+    let base =
+        parse_variant(&label, &text, &resolve).map_err(|e| cx.err("variant", e.to_string()))?;
+    if overrides.is_empty() {
+        return Ok((base, overrides));
     }
-    // The overrides form a child variant inheriting from the named one.
-    let child_name = format!("{}-{}", f.name, "rules");
-    let child = format!("name = \"{child_name}\"\ninherits = \"{base_spec}\"\n{overrides}");
+    // The overrides form a child variant inheriting from the named one; it
+    // keeps the parent's name (reports list the overrides beside it).
+    let child = format!(
+        "name = \"{}\"\ninherits = \"{base_spec}\"\n{overrides}",
+        base.name
+    );
     let v = parse_variant(&format!("{} [rules]", cx.file), &child, &resolve)
         .map_err(|e| cx.err("rules", e.to_string()))?;
     Ok((v, overrides))
@@ -458,7 +453,7 @@ fn army_from_file(
             .map_err(|e: pocketlab_core::types::ParseSquareError| cx.err(&k, e.to_string()))?;
         match start.piece_at(square) {
             Some(p) if p.color == pocketlab_core::Color::White && p.kind != variant.royal => {
-                remove.push(square)
+                remove.push(square);
             }
             Some(_) => {
                 return Err(cx.err(

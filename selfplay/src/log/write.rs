@@ -119,13 +119,11 @@ impl ChunkWriter {
                     fs::remove_file(entry.path()).map_err(|e| LogError::io(&entry.path(), &e))?;
                     continue;
                 }
-                if let Some(n) = name
+                let number = name
                     .strip_prefix(&prefix)
-                    .and_then(|r| r.strip_suffix(".parquet"))
-                {
-                    if let Ok(n) = n.parse() {
-                        out.push(n);
-                    }
+                    .and_then(|r| r.strip_suffix(".parquet"));
+                if let Some(n) = number.and_then(|n| n.parse().ok()) {
+                    out.push(n);
                 }
             }
             Ok(out)
