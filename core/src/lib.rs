@@ -18,6 +18,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod potential;
 pub mod san;
 mod sliders;
 pub mod types;
