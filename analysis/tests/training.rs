@@ -67,3 +67,18 @@ fn a_tiny_training_run_completes_resumes_and_writes_loadable_values() {
         "the redone generation learns the same values"
     );
 }
+
+#[test]
+fn shipped_training_files_are_valid() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/training");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            pocketlab_analysis::training::TrainingFile::load(&path)
+                .unwrap_or_else(|e| panic!("{e}"));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1);
+}
