@@ -111,6 +111,15 @@ fn scan(dirs: &[PathBuf], table: &str) -> Result<LazyFrame, ReportError> {
     Ok(concat(frames, UnionArgs::default())?)
 }
 
+/// How many games have `column == value`, as `alias`.
+fn count_where(column: &str, value: f64, alias: &str) -> Expr {
+    col(column)
+        .eq(lit(value))
+        .cast(DataType::UInt64)
+        .sum()
+        .alias(alias)
+}
+
 /// A's score per game: army A has White in even game ids.
 fn a_score() -> Expr {
     when((col("game_id") % lit(2u64)).eq(lit(0u64)))
@@ -215,21 +224,9 @@ fn build_report_unchecked(
         .select([col("matchup_index"), col("white_score"), a_score()])
         .group_by([col("matchup_index")])
         .agg([
-            col("a_score")
-                .eq(lit(1.0))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("a_wins"),
-            col("a_score")
-                .eq(lit(0.5))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("draws"),
-            col("a_score")
-                .eq(lit(0.0))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("b_wins"),
+            count_where("a_score", 1.0, "a_wins"),
+            count_where("a_score", 0.5, "draws"),
+            count_where("a_score", 0.0, "b_wins"),
             col("white_score").sum().alias("white_points"),
         ])
         .sort(["matchup_index"], SortMultipleOptions::default())
@@ -373,21 +370,9 @@ fn build_report_unchecked(
         .select([col("white"), col("black"), col("white_score")])
         .group_by([col("white"), col("black")])
         .agg([
-            col("white_score")
-                .eq(lit(1.0))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("ww"),
-            col("white_score")
-                .eq(lit(0.5))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("dd"),
-            col("white_score")
-                .eq(lit(0.0))
-                .cast(DataType::UInt64)
-                .sum()
-                .alias("bw"),
+            count_where("white_score", 1.0, "ww"),
+            count_where("white_score", 0.5, "dd"),
+            count_where("white_score", 0.0, "bw"),
         ])
         .collect()?;
     let colour_records: Vec<(String, String, u64, u64, u64)> = {

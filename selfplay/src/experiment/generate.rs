@@ -3,7 +3,7 @@
 use pocketlab_core::{Position, Variant};
 
 use super::file::GeneratorFile;
-use super::{Army, Ctx, EngineSettings, ExperimentError, Matchup, piece_letter};
+use super::{Army, Ctx, EngineSettings, ExperimentError, Matchup, army_index, piece_letter};
 
 /// Add the armies and matchups a generator describes. Armies with the same
 /// name and setup are shared between generators.
@@ -73,7 +73,10 @@ pub(super) fn expand(
             return Ok(());
         }
         GeneratorFile::Imbalance { a, b } => {
-            vec![existing(cx, key, armies, a)?, existing(cx, key, armies, b)?]
+            vec![
+                army_index(cx, armies, key, a)?,
+                army_index(cx, armies, key, b)?,
+            ]
         }
         GeneratorFile::PawnOdds { square } => {
             let sq = square
@@ -111,26 +114,12 @@ pub(super) fn expand(
             }
             names
                 .iter()
-                .map(|n| existing(cx, key, armies, n))
+                .map(|n| army_index(cx, armies, key, n))
                 .collect::<Result<_, _>>()?
         }
     };
     round_robin(armies, &named, matchups);
     Ok(())
-}
-
-fn existing(
-    cx: &Ctx<'_>,
-    key: &str,
-    armies: &[Army],
-    name: &str,
-) -> Result<usize, ExperimentError> {
-    armies.iter().position(|a| a.name == name).ok_or_else(|| {
-        cx.err(
-            key,
-            format!("no army named '{name}' (define it under [armies.{name}])"),
-        )
-    })
 }
 
 /// Add an army, or reuse an identical one of the same name.
