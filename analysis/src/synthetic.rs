@@ -44,6 +44,7 @@ pub fn write_synthetic_log(
         seed: exp.seed,
         variant: exp.variant.name.clone(),
         rule_overrides: exp.rule_overrides.clone(),
+        experiment_dir: exp.dir.display().to_string(),
     }
     .write_or_check(dir)?;
     std::fs::write(dir.join("experiment.toml"), &exp.source_text)?;

@@ -183,3 +183,47 @@ fn bad_arguments_and_files_exit_non_zero_with_a_message() {
         "perft's last line is the count alone"
     );
 }
+
+#[test]
+fn logs_of_experiments_with_files_beside_them_can_be_reported_from_anywhere() {
+    let work = tempfile::tempdir().unwrap();
+    let exp_dir = work.path().join("designs");
+    std::fs::create_dir_all(&exp_dir).unwrap();
+    std::fs::write(
+        exp_dir.join("cheap-knights.toml"),
+        "name = \"cheap-knights\"\ninherits = \"pocket-mutation\"\n[pieces.N]\nvalue = 250\n",
+    )
+    .unwrap();
+    std::fs::write(exp_dir.join("params.toml"), "tempo = 5\n").unwrap();
+    let experiment = exp_dir.join("design.toml");
+    std::fs::write(
+        &experiment,
+        EXPERIMENT
+            .replace("name = \"procs\"", "name = \"design\"")
+            .replace(
+                "variant = \"pocket-mutation\"",
+                "variant = \"cheap-knights.toml\"",
+            )
+            .replace("hash_mb = 1", "hash_mb = 1\neval = \"params.toml\"")
+            .replace("pairs = 8", "pairs = 2"),
+    )
+    .unwrap();
+    let log = work.path().join("elsewhere").join("log");
+    run_to_end(&experiment, &log, &["--threads", "2"]);
+    for args in [
+        vec!["report", log.to_str().unwrap()],
+        vec!["pgn", log.to_str().unwrap()],
+    ] {
+        let out = pocketlab()
+            .args(&args)
+            .current_dir(work.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(work.path().join("elsewhere").join("report.html").exists());
+}

@@ -171,6 +171,7 @@ pub fn run(
         seed: exp.seed,
         variant: exp.variant.name.clone(),
         rule_overrides: exp.rule_overrides.clone(),
+        experiment_dir: exp.dir.display().to_string(),
     };
     manifest.write_or_check(dir)?;
     let experiment_copy = dir.join("experiment.toml");

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::log::{read_games, read_moves};
 use pocketlab_selfplay::pgn::game_pgn;
 
@@ -25,15 +24,8 @@ pub struct PgnArgs {
 }
 
 pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
-    let experiment_file = args.log.join("experiment.toml");
-    let text = std::fs::read_to_string(&experiment_file).with_context(|| {
-        format!(
-            "{} (is this a pocketlab log directory?)",
-            experiment_file.display()
-        )
-    })?;
-    let dir = args.log.clone();
-    let exp = Experiment::parse(&experiment_file.display().to_string(), &text, &dir)?;
+    // The experiment as it ran (its relative paths resolve where it was).
+    let (exp, _) = crate::report::build::experiment_of(&args.log)?;
     let mut games = read_games(&args.log)?;
     games.retain(|g| {
         args.matchup.as_ref().is_none_or(|m| &g.matchup == m)

@@ -78,7 +78,14 @@ pub fn experiment_of(dir: &Path) -> Result<(Experiment, Manifest), ReportError> 
     let exp_path = dir.join("experiment.toml");
     let exp_text = std::fs::read_to_string(&exp_path)
         .map_err(|e| log_error(dir, format!("{}: {e}", exp_path.display())))?;
-    let exp = Experiment::parse(&exp_path.display().to_string(), &exp_text, dir)?;
+    // Relative paths in the file resolve where the experiment file was, as when it ran.
+    let base = Path::new(&manifest.experiment_dir);
+    let base = if manifest.experiment_dir.is_empty() || !base.is_dir() {
+        dir
+    } else {
+        base
+    };
+    let exp = Experiment::parse(&exp_path.display().to_string(), &exp_text, base)?;
     Ok((exp, manifest))
 }
 
@@ -737,7 +744,8 @@ fn rate_group(
         })
         .collect();
     let usable: Vec<usize> = (0..estimates.len())
-        .filter(|&i| estimates[i].elo.is_finite() && estimates[i].std_error > 0.0)
+        // One unusable estimate (an infinite Elo from a one-sided score) must not void the family.
+        .filter(|&i| estimates[i].std_error > 0.0 && test.evaluate(&estimates[i]).is_ok())
         .collect();
     let outcomes = test
         .evaluate_family(&usable.iter().map(|&i| estimates[i]).collect::<Vec<_>>())

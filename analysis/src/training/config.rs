@@ -51,7 +51,7 @@ fn default_fen_every() -> u32 {
     6
 }
 fn default_regularization() -> f64 {
-    2e-6
+    1e-7
 }
 fn default_bootstrap() -> usize {
     60

@@ -40,7 +40,8 @@ pub struct FitSettings {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitResult {
     pub values: Vec<f64>,
-    /// 95% bootstrap percentile intervals.
+    /// 95% bootstrap percentile intervals; NaN where the feature was seen in
+    /// fewer than [`MIN_SUPPORT_GAMES`] games (the value is then the prior's).
     pub intervals: Vec<(f64, f64)>,
     pub scale: f64,
     /// Mean cross-entropy at the prior and at the fit.
@@ -49,6 +50,10 @@ pub struct FitResult {
     pub samples: usize,
     pub games: usize,
 }
+
+/// Games in which a feature must be non-zero before its value counts as
+/// measured; below this the fit only repeats the prior, and no interval is given.
+pub const MIN_SUPPORT_GAMES: usize = 20;
 
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
@@ -189,10 +194,22 @@ pub fn fit(samples: &[Sample], prior: &[f64], settings: &FitSettings) -> FitResu
             draws[i].push(v);
         }
     }
+    let support: Vec<usize> = (0..prior.len())
+        .map(|i| {
+            by_game
+                .values()
+                .filter(|samples| samples.iter().any(|s| s.features[i] != 0.0))
+                .count()
+        })
+        .collect();
     let intervals = draws
         .into_iter()
         .zip(&values)
-        .map(|(mut d, &v)| {
+        .zip(&support)
+        .map(|((mut d, &v), &games_with_feature)| {
+            if games_with_feature < MIN_SUPPORT_GAMES {
+                return (f64::NAN, f64::NAN);
+            }
             if d.is_empty() {
                 return (v, v);
             }

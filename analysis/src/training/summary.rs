@@ -90,7 +90,18 @@ pub fn summarize(
     }
 
     let mut findings = Vec::new();
-    for p in &pieces {
+    let unmeasured: Vec<String> = pieces
+        .iter()
+        .filter(|p| !p.interval.0.is_finite())
+        .map(|p| format!("{} ({})", p.letter, p.name))
+        .collect();
+    if !unmeasured.is_empty() {
+        findings.push(format!(
+            "Too few games with an imbalance in {} to measure them: their values are the starting ones (no interval). Play more generations or more random armies.",
+            unmeasured.join(", ")
+        ));
+    }
+    for p in pieces.iter().filter(|p| p.interval.0.is_finite()) {
         let Some(class) = p.class else { continue };
         let own = class_means[&class];
         let nearest = class_means
@@ -175,7 +186,8 @@ pub fn summarize(
 /// Pieces sorted by value, grouped while every member's interval shares a
 /// point with the others' (so a group's values cannot be told apart).
 fn suggest_classes(pieces: &[LearnedPiece]) -> Vec<Vec<String>> {
-    let mut sorted: Vec<&LearnedPiece> = pieces.iter().filter(|p| p.value.is_finite()).collect();
+    let mut sorted: Vec<&LearnedPiece> =
+        pieces.iter().filter(|p| p.interval.0.is_finite()).collect();
     sorted.sort_by(|a, b| a.value.total_cmp(&b.value));
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut shared_high = f64::NEG_INFINITY;

@@ -135,6 +135,8 @@ pub struct Experiment {
     /// FNV-1a hash of the file text: a resumed run must match it.
     pub source_hash: u64,
     pub source_text: String,
+    /// The directory relative paths in the file resolve against.
+    pub dir: PathBuf,
 }
 
 /// FNV-1a, stable across Rust versions (unlike `DefaultHasher`).
@@ -315,6 +317,7 @@ impl Experiment {
             log,
             source_hash: stable_hash(text.as_bytes()),
             source_text: text.to_owned(),
+            dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
         })
     }
 

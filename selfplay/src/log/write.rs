@@ -22,6 +22,10 @@ pub struct Manifest {
     pub seed: u64,
     pub variant: String,
     pub rule_overrides: String,
+    /// Where the experiment file's relative paths (variant, eval, book)
+    /// resolve: needed to read the log's `experiment.toml` copy again.
+    #[serde(default)]
+    pub experiment_dir: String,
 }
 
 impl Manifest {
