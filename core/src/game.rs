@@ -140,32 +140,48 @@ impl<'v> Game<'v> {
 
     /// How many times the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
-        let current = self.position.hash();
-        // Same side to move: every second position back from the current one.
-        self.hashes
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|&&h| h == current)
-            .count()
+        repetitions(&self.hashes)
     }
 
     pub fn status(&self) -> GameStatus {
-        let status = self.position.status();
-        if let GameStatus::Over {
-            termination: Termination::Checkmate | Termination::Stalemate,
-            ..
-        } = status
-        {
-            return status;
-        }
-        let needed = usize::from(self.position.variant().rules.repetition);
-        if needed > 0 && self.repetitions() >= needed {
-            return GameStatus::Over {
-                outcome: Outcome::Draw,
-                termination: Termination::Repetition,
-            };
-        }
-        status
+        with_repetition(
+            self.position.status(),
+            self.position.variant().rules.repetition,
+            &self.hashes,
+        )
     }
+}
+
+/// How often the last of `hashes` (the current position) occurs with the
+/// same side to move: every second position back from it.
+pub(crate) fn repetitions(hashes: &[u64]) -> usize {
+    let Some(&current) = hashes.last() else {
+        return 0;
+    };
+    hashes
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|&&h| h == current)
+        .count()
+}
+
+/// A position's own status, overridden by a repetition draw (never mate or
+/// stalemate, which end the game first) once the position has occurred
+/// `needed` times (0: the rule is off).
+pub(crate) fn with_repetition(status: GameStatus, needed: u8, hashes: &[u64]) -> GameStatus {
+    if let GameStatus::Over {
+        termination: Termination::Checkmate | Termination::Stalemate,
+        ..
+    } = status
+    {
+        return status;
+    }
+    if needed > 0 && repetitions(hashes) >= usize::from(needed) {
+        return GameStatus::Over {
+            outcome: Outcome::Draw,
+            termination: Termination::Repetition,
+        };
+    }
+    status
 }

@@ -569,18 +569,7 @@ impl GoRequest {
         while i < args.len() {
             let key = args[i];
             let value = args.get(i + 1).copied();
-            let takes_value = matches!(
-                key,
-                "depth"
-                    | "nodes"
-                    | "movetime"
-                    | "wtime"
-                    | "btime"
-                    | "winc"
-                    | "binc"
-                    | "movestogo"
-                    | "mate"
-            );
+            let takes_value = GO_VALUE_KEYWORDS.contains(&key);
             if !takes_value {
                 match key {
                     "infinite" => request.infinite = true,
@@ -670,22 +659,21 @@ impl GoRequest {
     }
 }
 
+/// `go` arguments followed by a value.
+const GO_VALUE_KEYWORDS: [&str; 9] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "mate",
+];
+
 fn is_go_keyword(token: &str) -> bool {
-    matches!(
-        token,
-        "depth"
-            | "nodes"
-            | "movetime"
-            | "wtime"
-            | "btime"
-            | "winc"
-            | "binc"
-            | "movestogo"
-            | "mate"
-            | "infinite"
-            | "ponder"
-            | "searchmoves"
-    )
+    GO_VALUE_KEYWORDS.contains(&token) || matches!(token, "infinite" | "ponder" | "searchmoves")
 }
 
 /// Time for one move: `remaining / movestogo (30 if unknown) + 0.8 · inc`,

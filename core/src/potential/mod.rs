@@ -1052,31 +1052,14 @@ impl<'a> PotentialGame<'a> {
 
     /// How many times the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
-        let current = self.position.hash();
-        self.hashes
-            .iter()
-            .rev()
-            .step_by(2)
-            .filter(|&&h| h == current)
-            .count()
+        crate::game::repetitions(&self.hashes)
     }
 
     pub fn status(&self) -> GameStatus {
-        let status = self.position.status();
-        if let GameStatus::Over {
-            termination: Termination::Checkmate | Termination::Stalemate,
-            ..
-        } = status
-        {
-            return status;
-        }
-        let needed = usize::from(self.position.army.variant.rules.repetition);
-        if needed > 0 && self.repetitions() >= needed {
-            return GameStatus::Over {
-                outcome: Outcome::Draw,
-                termination: Termination::Repetition,
-            };
-        }
-        status
+        crate::game::with_repetition(
+            self.position.status(),
+            self.position.army.variant.rules.repetition,
+            &self.hashes,
+        )
     }
 }
