@@ -291,6 +291,7 @@ fn example_report() -> Report {
             drops,
         })
         .collect(),
+        colour_values: None,
         notes: vec![
             "Engines searched 10,000 nodes per move; stronger play may value pieces differently.".into(),
             "The super bishop played half as many games as the others.".into(),
@@ -418,6 +419,7 @@ fn empty_report() -> Report {
             branching_sample: 0,
         },
         pocket_use: Vec::new(),
+        colour_values: None,
         notes: Vec::new(),
         training: None,
     }

@@ -32,7 +32,7 @@ pub enum ReportError {
     Damaged { file: String, reason: String },
 }
 
-fn log_error(dir: &Path, reason: impl Into<String>) -> ReportError {
+pub(super) fn log_error(dir: &Path, reason: impl Into<String>) -> ReportError {
     ReportError::Log {
         dir: dir.display().to_string(),
         reason: reason.into(),
@@ -89,7 +89,7 @@ pub fn experiment_of(dir: &Path) -> Result<(Experiment, Manifest), ReportError> 
     Ok((exp, manifest))
 }
 
-fn scan(dirs: &[PathBuf], table: &str) -> Result<LazyFrame, ReportError> {
+pub(super) fn scan(dirs: &[PathBuf], table: &str) -> Result<LazyFrame, ReportError> {
     let mut frames = Vec::new();
     for d in dirs {
         let files = std::fs::read_dir(d.join(table))
@@ -135,17 +135,17 @@ fn a_score() -> Expr {
         .alias("a_score")
 }
 
-fn u64s(df: &DataFrame, name: &str) -> Result<Vec<u64>, ReportError> {
+pub(super) fn u64s(df: &DataFrame, name: &str) -> Result<Vec<u64>, ReportError> {
     let c = df.column(name)?.cast(&DataType::UInt64)?;
     Ok(c.u64()?.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
-fn f64s(df: &DataFrame, name: &str) -> Result<Vec<f64>, ReportError> {
+pub(super) fn f64s(df: &DataFrame, name: &str) -> Result<Vec<f64>, ReportError> {
     let c = df.column(name)?.cast(&DataType::Float64)?;
     Ok(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
 }
 
-fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>, ReportError> {
+pub(super) fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>, ReportError> {
     Ok(df
         .column(name)?
         .str()?
@@ -400,6 +400,7 @@ fn build_report_unchecked(
 
     let balance = game_balance(&games, dirs, &exp)?;
     let pocket_use = pocket_use(&games, &exp)?;
+    let colour_values = super::colours::colour_values(dirs, &exp)?;
     let engines = {
         let df = games
             .select([col("white_engine")])
@@ -450,6 +451,7 @@ fn build_report_unchecked(
         groups,
         balance,
         pocket_use,
+        colour_values,
         notes,
         training: None,
     })

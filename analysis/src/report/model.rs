@@ -178,6 +178,42 @@ pub struct PieceUse {
     pub drops: u64,
 }
 
+/// The value of a piece standing on one colour of a square-colour map.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColourValue {
+    /// The map letter (`Y`) and the colour's name (`yellow`).
+    pub letter: String,
+    pub name: String,
+    /// The Betza move of a piece standing there.
+    pub betza: String,
+    /// Squares of this colour on the board.
+    pub squares: u32,
+    /// Mean number of pieces (both sides, kings excepted) standing on this
+    /// colour in the sampled positions.
+    pub occupancy: f64,
+    /// Value of one piece standing here, in average pieces (1.00 = the
+    /// value of a piece averaged over where pieces stood), with its 95%
+    /// bootstrap interval (NaN when too few games had a piece there).
+    pub value: f64,
+    pub interval: (f64, f64),
+}
+
+/// What standing on each colour is worth, fitted to game results: a
+/// logistic regression of the result on the number of pieces each side has
+/// on each colour, over quiet positions of the logged games.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColourValues {
+    pub positions: u64,
+    pub games: u64,
+    pub colours: Vec<ColourValue>,
+    /// The map as written, rank 8 first.
+    pub map: Vec<String>,
+    /// Value of a piece per square (a1 = 0), seen from its owner's side
+    /// (Black's squares mirrored onto White's), shrunk towards its colour's
+    /// value; `None` where too few games had a piece there.
+    pub squares: Vec<Option<f64>>,
+}
+
 /// A whole balance report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -192,6 +228,8 @@ pub struct Report {
     pub groups: Vec<RatingGroup>,
     pub balance: GameBalance,
     pub pocket_use: Vec<PieceUse>,
+    /// Present when the variant has a square-colour map (Chess Mutation).
+    pub colour_values: Option<ColourValues>,
     /// Caveats a reader must know (assumed calibration, small samples…).
     pub notes: Vec<String>,
     /// Present when the report belongs to a training run.

@@ -58,7 +58,7 @@ impl FeatureSpace {
 
 /// A position is quiet when the side to move is not in check and has no
 /// capture or promotion that wins material by static exchange.
-fn is_quiet(pos: &Position<'_>, eval: &Evaluator, buffer: &mut MoveList) -> bool {
+pub(crate) fn is_quiet(pos: &Position<'_>, eval: &Evaluator, buffer: &mut MoveList) -> bool {
     if pos.is_check() {
         return false;
     }

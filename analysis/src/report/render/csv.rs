@@ -11,9 +11,11 @@ use super::format::csv_number as num;
 
 /// Writes every table and returns their paths. The six balance tables are
 /// always written (header only when empty); the training tables only for
-/// a training run, and an old copy is removed otherwise.
+/// a training run and the colour tables only for a variant with a colour
+/// map; an old copy is removed otherwise.
 pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, RenderError> {
     let training = report.training.is_some();
+    let colours = report.colour_values.is_some();
     let tables = [
         ("matchups", Some(matchups(report))),
         ("ratings", Some(ratings(report))),
@@ -21,6 +23,8 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
         ("terminations", Some(terminations(report))),
         ("lengths", Some(lengths(report))),
         ("pocket_use", Some(pocket_use(report))),
+        ("colour_values", colours.then(|| colour_values(report))),
+        ("square_values", colours.then(|| square_values(report))),
         ("learned_values", training.then(|| learned_values(report))),
         (
             "training_history",
@@ -227,6 +231,54 @@ fn pocket_use(report: &Report) -> Rows {
             p.mutated_into.to_string(),
             p.promoted_into.to_string(),
             p.drops.to_string(),
+        ]);
+    }
+    rows
+}
+
+fn colour_values(report: &Report) -> Rows {
+    let mut rows = vec![header(&[
+        "letter",
+        "name",
+        "betza",
+        "squares",
+        "occupancy",
+        "value",
+        "value_lo",
+        "value_hi",
+    ])];
+    for c in report.colour_values.iter().flat_map(|v| &v.colours) {
+        rows.push(vec![
+            c.letter.clone(),
+            c.name.clone(),
+            c.betza.clone(),
+            c.squares.to_string(),
+            num(c.occupancy),
+            num(c.value),
+            num(c.interval.0),
+            num(c.interval.1),
+        ]);
+    }
+    rows
+}
+
+/// One row per square (`a1`..`h8`): its map letter and the value of a
+/// piece standing there from its owner's side.
+fn square_values(report: &Report) -> Rows {
+    let mut rows = vec![header(&["square", "colour", "value"])];
+    let Some(values) = &report.colour_values else {
+        return rows;
+    };
+    for (sq, value) in values.squares.iter().enumerate() {
+        let letter = values
+            .map
+            .get(7 - sq / 8)
+            .and_then(|row| row.chars().nth(sq % 8))
+            .map_or(String::new(), String::from);
+        rows.push(vec![
+            format!("{}{}", char::from(b'a' + (sq % 8) as u8), sq / 8 + 1),
+            letter,
+            value.map_or(String::new(), num),
         ]);
     }
     rows

@@ -10,6 +10,7 @@ pub(super) const LADDER: &str = "ladder";
 pub(super) const LENGTHS: &str = "lengths";
 pub(super) const TERMINATIONS: &str = "terminations";
 pub(super) const POCKET_USE: &str = "pocket-use";
+pub(super) const COLOUR_MAP: &str = "colour-map";
 pub(super) const TRAINING_VALUES: &str = "training-values";
 pub(super) const TRAINING_CONVERGENCE: &str = "training-convergence";
 

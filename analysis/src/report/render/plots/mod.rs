@@ -6,6 +6,7 @@
 
 mod bars;
 mod canvas;
+mod colour_map;
 mod convergence;
 mod forest;
 mod ladder;
@@ -23,8 +24,8 @@ pub(super) use canvas::RenderedPlot;
 
 use super::super::model::Report;
 use super::derived::{
-    LADDER, LENGTHS, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES, group_keys,
-    matrix_stem, strength_stem,
+    COLOUR_MAP, LADDER, LENGTHS, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES,
+    group_keys, matrix_stem, strength_stem,
 };
 use super::error::RenderError;
 use super::files::remove_stale;
@@ -48,6 +49,7 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
     emit(&mut out, dir, LENGTHS, lengths::plot(report))?;
     emit(&mut out, dir, TERMINATIONS, terminations::plot(report))?;
     emit(&mut out, dir, POCKET_USE, pocket_use::plot(report))?;
+    emit(&mut out, dir, COLOUR_MAP, colour_map::plot(report))?;
     emit(&mut out, dir, TRAINING_VALUES, learned::plot(report))?;
     emit(
         &mut out,
@@ -77,6 +79,7 @@ fn remove_other_plots(dir: &Path, written: &[RenderedPlot]) -> Result<(), Render
             LENGTHS,
             TERMINATIONS,
             POCKET_USE,
+            COLOUR_MAP,
             TRAINING_VALUES,
             TRAINING_CONVERGENCE,
         ]

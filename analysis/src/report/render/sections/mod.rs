@@ -5,6 +5,7 @@
 
 mod balance;
 mod calibration;
+mod colours;
 mod intro;
 mod matchups;
 mod notes;
@@ -23,6 +24,7 @@ pub(super) const RATINGS: &str = "Ratings and head-to-head results";
 pub(super) const MATCHUPS: &str = "All matchups";
 pub(super) const BALANCE: &str = "Game balance";
 pub(super) const POCKET_USE: &str = "Pocket use per piece";
+pub(super) const COLOURS: &str = "What each square colour is worth";
 pub(super) const TRAINING: &str = "What training learned";
 pub(super) const CALIBRATION: &str = "Calibration: from Elo to pawns";
 pub(super) const NOTES: &str = "Notes and caveats";
@@ -40,6 +42,7 @@ pub(super) fn build(report: &Report) -> Doc {
     matchups::write(&mut doc, report);
     balance::write(&mut doc, report);
     pocket::write(&mut doc, report);
+    colours::write(&mut doc, report);
     training::write(&mut doc, report);
     calibration::write(&mut doc, report);
     notes::write(&mut doc, report);

@@ -1,0 +1,374 @@
+//! What standing on each colour of a square-colour map is worth (Chess
+//! Mutation), learned from the logged games.
+//!
+//! Every logged game is replayed from its start; each quiet position (see
+//! [`is_quiet`]) gives one sample: per colour, White's pieces standing on
+//! it minus Black's (kings excepted), and the game's result. A logistic
+//! regression of the result on these counts (plus a constant for White's
+//! first-move edge) gives each colour's value; the unit is the average
+//! piece (values are divided by their mean weighted by where pieces
+//! stood), so 1.20 reads "a piece on this colour is worth 20% more than a
+//! typical piece". Intervals come from a bootstrap over games, because the
+//! positions of one game are not independent.
+//!
+//! The board heat map refines this per square: one feature per square seen
+//! from the owner's side (Black's squares mirrored onto White's), shrunk
+//! towards the value of the square's colour so that rarely visited squares
+//! show their colour's value rather than noise.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use pocketlab_core::engine::{EvalParams, Evaluator};
+use pocketlab_core::variant::RegionMap;
+use pocketlab_core::{Color, MoveList, Position, Square, notation};
+use pocketlab_selfplay::Experiment;
+use polars::prelude::*;
+
+use super::build::{ReportError, f64s, log_error, scan, strs, u64s};
+use super::model::{ColourValue, ColourValues};
+use crate::training::fit::{FitSettings, MIN_SUPPORT_GAMES, Sample, fit};
+use crate::training::samples::is_quiet;
+
+/// Plies at the start of a game left out: the opening is random and the
+/// armies are still symmetric.
+const SKIP_PLIES: usize = 8;
+/// Every this many plies a position is sampled (neighbours say little more).
+const SAMPLE_EVERY: usize = 2;
+/// Starting value of every colour and the unit of the fit before scaling.
+const PRIOR: f64 = 100.0;
+/// Pull of the per-square fit towards the colour's value.
+const SQUARE_SHRINKAGE: f64 = 2e-6;
+const BOOTSTRAP: usize = 100;
+
+/// Colour values from the logs, or `None` when the variant has no colour map.
+pub(super) fn colour_values(
+    dirs: &[PathBuf],
+    exp: &Experiment,
+) -> Result<Option<ColourValues>, ReportError> {
+    let Some(map) = exp.variant.region_map() else {
+        return Ok(None);
+    };
+    let positions = quiet_positions(dirs, exp)?;
+    Ok(Some(fit_colours(&positions, map, exp.seed)))
+}
+
+/// Colour and square values fitted to sampled positions.
+fn fit_colours(positions: &[QuietPosition], map: &RegionMap, seed: u64) -> ColourValues {
+    let n = map.regions.len();
+    let region_of = |sq: Square| {
+        map.regions
+            .iter()
+            .position(|r| r.squares.contains(sq))
+            .expect("every square has a region")
+    };
+    let square_region: Vec<usize> = Square::all().map(region_of).collect();
+
+    // Colour fit: feature 0 is White's edge, then one per colour.
+    let samples: Vec<Sample> = positions
+        .iter()
+        .map(|p| {
+            let mut features = vec![0.0; n + 1];
+            features[0] = 1.0;
+            for (sq, sign) in p.pieces() {
+                features[1 + square_region[sq.index()]] += sign;
+            }
+            Sample {
+                features,
+                offset: 0.0,
+                result: p.result,
+                game: p.game,
+            }
+        })
+        .collect();
+    let mut prior = vec![PRIOR; n + 1];
+    prior[0] = 0.0;
+    let settings = FitSettings {
+        regularization: 1e-7,
+        max_iterations: 40,
+        bootstrap: BOOTSTRAP,
+        seed,
+        anchor: None,
+    };
+    let colour_fit = (!samples.is_empty()).then(|| fit(&samples, &prior, &settings));
+
+    // Occupancy: pieces of both sides per colour, per position.
+    let mut occupancy = vec![0.0; n];
+    for p in positions {
+        for (sq, _) in p.pieces() {
+            occupancy[square_region[sq.index()]] += 1.0;
+        }
+    }
+    let sampled = positions.len().max(1) as f64;
+    occupancy.iter_mut().for_each(|o| *o /= sampled);
+    let total_occupancy: f64 = occupancy.iter().sum();
+    let unit = match &colour_fit {
+        Some(f) if total_occupancy > 0.0 => {
+            (0..n).map(|c| f.values[1 + c] * occupancy[c]).sum::<f64>() / total_occupancy
+        }
+        _ => PRIOR,
+    };
+    let unit = if unit.abs() > 1e-9 { unit } else { PRIOR };
+
+    let colours = map
+        .regions
+        .iter()
+        .enumerate()
+        .map(|(c, region)| {
+            let (value, interval) = match &colour_fit {
+                Some(f) => (
+                    f.values[1 + c] / unit,
+                    (f.intervals[1 + c].0 / unit, f.intervals[1 + c].1 / unit),
+                ),
+                None => (f64::NAN, (f64::NAN, f64::NAN)),
+            };
+            ColourValue {
+                letter: region.letter.to_string(),
+                name: region.name.clone(),
+                betza: region.betza.clone(),
+                squares: region.squares.count(),
+                occupancy: occupancy[c],
+                value,
+                interval,
+            }
+        })
+        .collect();
+
+    let squares = match &colour_fit {
+        Some(f) => square_values(positions, &square_region, &f.values[1..], seed)
+            .into_iter()
+            .map(|v| v.map(|v| v / unit))
+            .collect(),
+        None => vec![None; 64],
+    };
+    let games = {
+        let mut ids: Vec<u64> = positions.iter().map(|p| p.game).collect();
+        ids.dedup();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len() as u64
+    };
+    ColourValues {
+        positions: positions.len() as u64,
+        games,
+        colours,
+        map: map.rows.clone(),
+        squares,
+    }
+}
+
+/// Per-square values (owner's view), shrunk towards the colour values;
+/// `None` for squares occupied in fewer than [`MIN_SUPPORT_GAMES`] games.
+fn square_values(
+    positions: &[QuietPosition],
+    square_region: &[usize],
+    colour_values: &[f64],
+    seed: u64,
+) -> Vec<Option<f64>> {
+    let samples: Vec<Sample> = positions
+        .iter()
+        .map(|p| {
+            let mut features = vec![0.0; 65];
+            features[0] = 1.0;
+            for (sq, sign) in p.pieces() {
+                let own = if sign > 0.0 { sq } else { sq.flip_vertical() };
+                features[1 + own.index()] += sign;
+            }
+            Sample {
+                features,
+                offset: 0.0,
+                result: p.result,
+                game: p.game,
+            }
+        })
+        .collect();
+    // A square's prior is the value of its colour for the side standing
+    // there: for a map symmetric between the sides, the same colour.
+    let mut prior = vec![0.0; 65];
+    for (i, p) in prior.iter_mut().enumerate().skip(1) {
+        *p = colour_values[square_region[i - 1]];
+    }
+    let settings = FitSettings {
+        regularization: SQUARE_SHRINKAGE,
+        max_iterations: 20,
+        bootstrap: 0,
+        seed,
+        anchor: None,
+    };
+    let result = fit(&samples, &prior, &settings);
+    (0..64)
+        .map(|sq| {
+            let seen = positions
+                .iter()
+                .filter(|p| p.has_piece_seen_from_owner(sq))
+                .map(|p| p.game)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            (seen >= MIN_SUPPORT_GAMES).then_some(result.values[1 + sq])
+        })
+        .collect()
+}
+
+/// A sampled position: where each side's pieces (kings excepted) stood,
+/// and the game's result for White.
+struct QuietPosition {
+    white: u64,
+    black: u64,
+    result: f64,
+    game: u64,
+}
+
+impl QuietPosition {
+    /// Each piece's square with +1 for White's, −1 for Black's.
+    fn pieces(&self) -> impl Iterator<Item = (Square, f64)> + '_ {
+        let squares = |bits: u64, sign: f64| {
+            (0..64u8)
+                .filter(move |i| bits >> i & 1 == 1)
+                .map(move |i| (Square::new_unchecked(i), sign))
+        };
+        squares(self.white, 1.0).chain(squares(self.black, -1.0))
+    }
+
+    /// Whether a piece stands on `sq` as seen from its owner's side.
+    fn has_piece_seen_from_owner(&self, sq: usize) -> bool {
+        self.white >> sq & 1 == 1 || self.black >> (sq ^ 56) & 1 == 1
+    }
+}
+
+/// Replays every logged game and keeps its quiet positions.
+fn quiet_positions(dirs: &[PathBuf], exp: &Experiment) -> Result<Vec<QuietPosition>, ReportError> {
+    let games = scan(dirs, "games")?
+        .select([col("game_id"), col("start_fen"), col("white_score")])
+        .collect()?;
+    let start_of: HashMap<u64, (String, f64)> = u64s(&games, "game_id")?
+        .into_iter()
+        .zip(
+            strs(&games, "start_fen")?
+                .into_iter()
+                .zip(f64s(&games, "white_score")?),
+        )
+        .collect();
+    let moves = scan(dirs, "moves")?;
+    if moves.clone().collect_schema()?.is_empty() {
+        return Ok(Vec::new());
+    }
+    let moves = moves
+        .select([col("game_id"), col("ply"), col("move")])
+        .sort(["game_id", "ply"], SortMultipleOptions::default())
+        .collect()?;
+    let (ids, texts) = (u64s(&moves, "game_id")?, strs(&moves, "move")?);
+    let eval = Evaluator::new(&exp.variant, &EvalParams::default());
+    let royal = exp.variant.royal;
+    let mut buffer = MoveList::new();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let id = ids[i];
+        let end = ids[i..]
+            .iter()
+            .position(|&g| g != id)
+            .map_or(ids.len(), |k| i + k);
+        if let Some((start, result)) = start_of.get(&id) {
+            let mut pos = Position::from_fen(&exp.variant, start)
+                .map_err(|e| log_error(&dirs[0], format!("game {id}: start position: {e}")))?;
+            for (ply, text) in texts[i..end].iter().enumerate() {
+                if ply >= SKIP_PLIES
+                    && ply % SAMPLE_EVERY == 0
+                    && is_quiet(&pos, &eval, &mut buffer)
+                {
+                    let non_royal = |c: Color| (pos.pieces_of(c) & !pos.pieces(c, royal)).0;
+                    out.push(QuietPosition {
+                        white: non_royal(Color::White),
+                        black: non_royal(Color::Black),
+                        result: *result,
+                        game: id,
+                    });
+                }
+                let mv = notation::parse(&pos, text)
+                    .map_err(|e| log_error(&dirs[0], format!("game {id}, ply {}: {e}", ply + 1)))?;
+                pos = pos.after(mv);
+            }
+        }
+        i = end;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pocketlab_core::variant::builtin;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Games whose results follow known colour values: the fit must find
+    /// their order and, roughly, their ratios.
+    #[test]
+    fn recovers_known_colour_values() {
+        let variant = builtin::load("chess-mutation").expect("shipped variant");
+        let map = variant.region_map().expect("chess mutation has a map");
+        let truth = |letter: char| match letter {
+            'W' => 0.5,
+            'Y' => 1.0,
+            'B' => 1.2,
+            'R' => 1.6,
+            'K' => 2.4,
+            other => panic!("unexpected colour {other}"),
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut positions = Vec::new();
+        for game in 0..3000u64 {
+            let mut squares: Vec<u8> = (0..64).collect();
+            let mut pick = |count: usize, rng: &mut ChaCha8Rng| {
+                let mut bits = 0u64;
+                for _ in 0..count {
+                    let i = rng.random_range(0..squares.len());
+                    bits |= 1 << squares.swap_remove(i);
+                }
+                bits
+            };
+            let white = pick(rng.random_range(3..10), &mut rng);
+            let black = pick(rng.random_range(3..10), &mut rng);
+            let sample = QuietPosition {
+                white,
+                black,
+                result: 0.0,
+                game,
+            };
+            let edge: f64 = sample
+                .pieces()
+                .map(|(sq, sign)| sign * truth(map.region_at(sq).letter))
+                .sum();
+            let win = 1.0 / (1.0 + (-0.8 * edge).exp());
+            let result = if rng.random::<f64>() < win { 1.0 } else { 0.0 };
+            for _ in 0..4 {
+                positions.push(QuietPosition { result, ..sample });
+            }
+        }
+        let fitted = fit_colours(&positions, map, 5);
+        let value = |letter: &str| {
+            fitted
+                .colours
+                .iter()
+                .find(|c| c.letter == letter)
+                .expect("every colour is reported")
+        };
+        let order = ["W", "Y", "B", "R", "K"];
+        for pair in order.windows(2) {
+            assert!(
+                value(pair[0]).value < value(pair[1]).value,
+                "{} should be worth less than {}: {:?}",
+                pair[0],
+                pair[1],
+                fitted.colours
+            );
+        }
+        let ratio = value("K").value / value("Y").value;
+        assert!((1.9..=3.0).contains(&ratio), "black/yellow ratio {ratio}");
+        for c in &fitted.colours {
+            assert!(c.interval.0 <= c.value && c.value <= c.interval.1, "{c:?}");
+        }
+        assert_eq!(fitted.games, 3000);
+        assert!(fitted.squares.iter().all(Option::is_some));
+    }
+}
