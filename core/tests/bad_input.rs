@@ -210,3 +210,37 @@ value = 500
     assert!(v.rules.castling.is_some());
     assert_eq!(v.name, "cheap-queens");
 }
+
+#[test]
+fn potential_chess_armies_are_validated() {
+    let potential = |army: &str| {
+        format!("name = \"p\"\ninherits = \"potential-chess\"\n[potential]\narmy = \"{army}\"\n")
+    };
+    let v = parse_variant("p.toml", &potential("KQQRRNNPPPPPPPP"), &builtin::resolve).unwrap();
+    let army = v.potential_army().expect("a potential variant has an army");
+    assert_eq!(army.size(), 15);
+    assert_eq!(army.letter(1), 'Q');
+    assert_eq!(army.count(1), 2);
+
+    let e = variant_error(&potential("KQZ"));
+    assert_eq!(e.key, "potential.army");
+    assert!(e.reason.contains("'Z'"), "{e}");
+    let e = variant_error(&potential("KKQ"));
+    assert_eq!(e.key, "potential.army");
+    assert!(e.reason.contains("royal"), "{e}");
+    let e = variant_error(&potential("QRN"));
+    assert!(e.reason.contains("royal"), "{e}");
+    let e = variant_error(&potential(&"KQ".repeat(17)));
+    assert!(e.reason.contains("pieces per side"), "{e}");
+    let e = variant_error(&format!("{MINIMAL}[potential]\n"));
+    assert_eq!(e.key, "potential.army");
+
+    let e =
+        variant_error("name = \"p\"\ninherits = \"potential-chess\"\n[castling]\nenabled = true\n");
+    assert_eq!(e.key, "potential");
+    assert!(e.reason.contains("castling"), "{e}");
+    let e =
+        variant_error("name = \"p\"\ninherits = \"potential-chess\"\n[pocket]\nenabled = true\n");
+    assert!(e.reason.contains("pockets"), "{e}");
+    assert!(builtin::load("chess").unwrap().potential_army().is_none());
+}

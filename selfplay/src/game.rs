@@ -96,6 +96,9 @@ pub fn play_pair(
     pair: u64,
     interrupt: &Arc<AtomicBool>,
 ) -> Option<[PlayedGame; 2]> {
+    if let Some(army) = exp.variant.potential_army() {
+        return crate::potential_game::play_pair(exp, &army, matchup, pair, interrupt);
+    }
     let (starts, opening) = pair_openings(exp, matchup, pair);
     let first = play_game(exp, matchup, pair, false, &starts[0], &opening, interrupt)?;
     let second = play_game(exp, matchup, pair, true, &starts[1], &opening, interrupt)?;
@@ -111,7 +114,7 @@ fn searcher<'v>(exp: &'v Experiment, settings: &EngineSettings, seed: u64) -> Se
     Searcher::new(&exp.variant, &settings.eval, options)
 }
 
-fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> SearchLimits {
+pub(crate) fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> SearchLimits {
     SearchLimits {
         depth: settings.depth,
         nodes: settings.nodes,
@@ -343,7 +346,7 @@ fn play_game(
 }
 
 /// Score-based adjudication over the last moves of both engines.
-fn adjudicate(
+pub(crate) fn adjudicate(
     adj: &crate::experiment::Adjudication,
     white_scores: &[i32],
     ply: u32,

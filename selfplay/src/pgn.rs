@@ -1,7 +1,11 @@
 //! PGN export of logged games (SAN; drops `N@e4`, pocket-ins `^e2=C`).
+//! Potential Chess games keep the seed's move notation and give their
+//! start as potential position text in the `FEN` tag; every move is still
+//! replayed, so a damaged log is reported rather than exported.
 
 use std::fmt::Write as _;
 
+use pocketlab_core::potential::{Army, PotentialPosition};
 use pocketlab_core::{Color, Position, Variant, notation, san};
 
 use crate::log::{GameRecord, MoveRecord};
@@ -12,8 +16,10 @@ pub fn game_pgn(
     game: &GameRecord,
     moves: &[MoveRecord],
 ) -> Result<String, String> {
-    let mut pos = Position::from_fen(variant, &game.start_fen)
-        .map_err(|e| format!("game {}: {e}", game.game_id))?;
+    let movetext = match variant.potential_army() {
+        Some(army) => potential_movetext(&army, game, moves)?,
+        None => movetext(variant, game, moves)?,
+    };
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
@@ -47,26 +53,86 @@ pub fn game_pgn(
     tag(&mut out, "Termination", &game.termination);
     tag(&mut out, "PlyCount", &game.plies.to_string());
     out.push('\n');
-    let mut line = String::new();
+    out.push_str(&movetext);
+    Ok(out)
+}
+
+/// Adds one move (with its number when due) and wraps lines near 80 columns.
+fn push_move(
+    out: &mut String,
+    line: &mut String,
+    side: Color,
+    number: u16,
+    first: bool,
+    text: &str,
+) {
+    if side == Color::White {
+        write!(line, "{number}. ").expect("writing to a String");
+    } else if first {
+        write!(line, "{number}... ").expect("writing to a String");
+    }
+    line.push_str(text);
+    line.push(' ');
+    if line.len() > 72 {
+        out.push_str(line.trim_end());
+        out.push('\n');
+        line.clear();
+    }
+}
+
+fn finish(mut out: String, mut line: String, result: &str) -> String {
+    line.push_str(result);
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// SAN movetext of an ordinary game.
+fn movetext(variant: &Variant, game: &GameRecord, moves: &[MoveRecord]) -> Result<String, String> {
+    let mut pos = Position::from_fen(variant, &game.start_fen)
+        .map_err(|e| format!("game {}: {e}", game.game_id))?;
+    let (mut out, mut line) = (String::new(), String::new());
     for (i, m) in moves.iter().enumerate() {
         let mv = notation::parse(&pos, &m.mv)
             .map_err(|e| format!("game {} ply {i}: {e}", game.game_id))?;
-        if pos.side_to_move() == Color::White {
-            write!(line, "{}. ", pos.fullmove_number()).expect("writing to a String");
-        } else if i == 0 {
-            write!(line, "{}... ", pos.fullmove_number()).expect("writing to a String");
-        }
-        line.push_str(&san::format(&pos, mv));
-        line.push(' ');
-        if line.len() > 72 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
-        }
+        let text = san::format(&pos, mv);
+        push_move(
+            &mut out,
+            &mut line,
+            pos.side_to_move(),
+            pos.fullmove_number(),
+            i == 0,
+            &text,
+        );
         pos = pos.after(mv);
     }
-    line.push_str(&game.result);
-    out.push_str(&line);
-    out.push_str("\n\n");
-    Ok(out)
+    Ok(finish(out, line, &game.result))
+}
+
+/// Seed-notation movetext of a Potential Chess game, replayed to check it.
+fn potential_movetext(
+    army: &Army<'_>,
+    game: &GameRecord,
+    moves: &[MoveRecord],
+) -> Result<String, String> {
+    let mut pos = PotentialPosition::from_text(army, &game.start_fen)
+        .map_err(|e| format!("game {}: {e}", game.game_id))?;
+    let (mut out, mut line) = (String::new(), String::new());
+    for (i, m) in moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(&m.mv)
+            .map_err(|e| format!("game {} ply {i}: {e}", game.game_id))?;
+        push_move(
+            &mut out,
+            &mut line,
+            pos.side_to_move(),
+            pos.fullmove_number(),
+            i == 0,
+            &m.mv,
+        );
+        pos = pos
+            .play(mv)
+            .map_err(|e| format!("game {} ply {i}: {e}", game.game_id))?;
+    }
+    Ok(finish(out, line, &game.result))
 }

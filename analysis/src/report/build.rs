@@ -429,6 +429,10 @@ fn build_report_unchecked(
         100.0 * balance.draw_rate
     ));
 
+    if let Some(line) = colour_values.as_ref().and_then(colour_headline) {
+        headlines.push(line);
+    }
+
     Ok(Report {
         experiment: ExperimentInfo {
             name: exp.name.clone(),
@@ -1010,33 +1014,84 @@ fn branching(
         .sort(["game_id", "ply"], SortMultipleOptions::default())
         .collect()?;
     let (ids, texts) = (u64s(&mv, "game_id")?, strs(&mv, "move")?);
+    let army = exp.variant.potential_army();
     let (mut positions, mut total) = (0u64, 0u64);
     let mut i = 0;
     while i < ids.len() {
         let id = ids[i];
-        let Some(start) = start_of.get(&id) else {
-            i += 1;
-            continue;
-        };
-        let mut pos = Position::from_fen(&exp.variant, start)
+        let end = ids[i..]
+            .iter()
+            .position(|&g| g != id)
+            .map_or(ids.len(), |k| i + k);
+        if let Some(start) = start_of.get(&id) {
+            let game = &texts[i..end];
+            let counts = match &army {
+                Some(army) => potential_move_counts(army, start, game),
+                None => move_counts(&exp.variant, start, game),
+            }
             .map_err(|e| log_error(&dirs[0], format!("game {id}: {e}")))?;
-        while i < ids.len() && ids[i] == id {
-            total += pos.count_legal_moves();
-            positions += 1;
-            let Ok(m) = notation::parse(&pos, &texts[i]) else {
-                break;
-            };
-            pos = pos.after(m);
-            i += 1;
+            positions += counts.len() as u64;
+            total += counts.iter().sum::<u64>();
         }
-        while i < ids.len() && ids[i] == id {
-            i += 1;
-        }
+        i = end;
     }
     Ok((
         (positions > 0).then(|| total as f64 / positions as f64),
         positions,
     ))
+}
+
+/// The most and least valuable colour of a colour map, in one sentence.
+fn colour_headline(values: &ColourValues) -> Option<String> {
+    let valued: Vec<&ColourValue> = values
+        .colours
+        .iter()
+        .filter(|c| c.value.is_finite())
+        .collect();
+    let best = valued.iter().max_by(|a, b| a.value.total_cmp(&b.value))?;
+    let worst = valued.iter().min_by(|a, b| a.value.total_cmp(&b.value))?;
+    Some(format!(
+        "Square colours: a piece on {} ({}) is worth {:.2} average pieces, on {} ({}) {:.2}.",
+        best.name, best.betza, best.value, worst.name, worst.betza, worst.value
+    ))
+}
+
+/// Legal moves in each position of a logged game, up to the first move
+/// that does not replay.
+fn move_counts(
+    variant: &pocketlab_core::Variant,
+    start: &str,
+    moves: &[String],
+) -> Result<Vec<u64>, String> {
+    let mut pos = Position::from_fen(variant, start).map_err(|e| e.to_string())?;
+    let mut counts = Vec::with_capacity(moves.len());
+    for text in moves {
+        counts.push(pos.count_legal_moves());
+        let Ok(m) = notation::parse(&pos, text) else {
+            break;
+        };
+        pos = pos.after(m);
+    }
+    Ok(counts)
+}
+
+/// [`move_counts`] for a Potential Chess game.
+fn potential_move_counts(
+    army: &pocketlab_core::potential::Army<'_>,
+    start: &str,
+    moves: &[String],
+) -> Result<Vec<u64>, String> {
+    let mut pos = pocketlab_core::potential::PotentialPosition::from_text(army, start)
+        .map_err(|e| e.to_string())?;
+    let mut counts = Vec::with_capacity(moves.len());
+    for text in moves {
+        counts.push(pos.count_legal_moves());
+        let Some(next) = pos.parse_move(text).ok().and_then(|m| pos.play(m).ok()) else {
+            break;
+        };
+        pos = next;
+    }
+    Ok(counts)
 }
 
 fn pocket_use(games: &LazyFrame, exp: &Experiment) -> Result<Vec<PieceUse>, ReportError> {

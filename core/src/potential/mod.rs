@@ -85,6 +85,8 @@
 //! The board diagram ([`PotentialPosition::diagram`]) is the seed's.
 
 pub mod assign;
+mod eval;
+mod search;
 mod text;
 
 use std::fmt;
@@ -94,6 +96,8 @@ use crate::movement::PieceMoves;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 use crate::variant::Variant;
 
+pub use eval::PotentialEvaluator;
+pub use search::{PotentialSearchResult, PotentialSearcher};
 pub use text::{PotentialNotationError, PotentialTextError};
 
 /// A set of army types (bit `i` is the army's type `i`).
@@ -937,6 +941,14 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
+    /// The position after `mv`, which must be one of
+    /// [`Self::pseudo_legal_moves`] (not checked), or `None` if the move is
+    /// illegal. Lets a search play moves one at a time in its own order
+    /// instead of building every successor.
+    pub fn play_pseudo_legal(&self, mv: PotentialMove) -> Option<PotentialPosition<'a>> {
+        self.apply(mv)
+    }
+
     pub fn count_legal_moves(&self) -> u64 {
         let mut n = 0;
         self.filter_legal(|_| {
@@ -1048,6 +1060,11 @@ impl<'a> PotentialGame<'a> {
         self.moves.push(mv);
         self.hashes.push(self.position.hash());
         Ok(())
+    }
+
+    /// Hashes of every position so far, the start first and the current last.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
     }
 
     /// How many times the current position has occurred (1 the first time).

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use super::file::{Merge, PieceFile, RegionFile, VariantFile};
 use super::{
-    CastlingRules, CounterResets, DeadPosition, PieceDef, PocketRules, PromotionRules, Region,
-    RegionMap, Rules, Variant, VariantError, move_rules_for,
+    CastlingRules, CounterResets, DeadPosition, PieceDef, PocketRules, PotentialRules,
+    PromotionRules, Region, RegionMap, Rules, Variant, VariantError, move_rules_for,
 };
 use crate::betza;
 use crate::movement::PieceMoves;
@@ -413,6 +413,33 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         }
     };
 
+    let potential = match f.potential.as_ref().and_then(|p| p.army.as_deref()) {
+        Some(text) => Some(potential_army(&cx, text, &letters)?),
+        None => {
+            if f.potential.is_some() {
+                return Err(cx.err(
+                    "potential.army",
+                    "missing (the army's letters, e.g. \"KQBBRRNNPPPPPPPP\")",
+                ));
+            }
+            None
+        }
+    };
+    if potential.is_some() {
+        if pocket.is_some() {
+            return Err(cx.err(
+                "potential",
+                "Potential Chess has no pockets: set pocket.enabled = false",
+            ));
+        }
+        if castling.is_some() {
+            return Err(cx.err(
+                "potential",
+                "Potential Chess has no castling: set castling.enabled = false",
+            ));
+        }
+    }
+
     let rules = Rules {
         pocket,
         castling,
@@ -423,6 +450,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         n_move_reset,
         repetition: repetition as u8,
         dead_position,
+        potential,
     };
 
     let moves = ByColor::new_with(|color| {
@@ -462,7 +490,41 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         pawn_types,
     };
     Position::from_fen(&variant, &variant.start_fen).map_err(|e| cx.err("start", e.to_string()))?;
+    if let Some(p) = &variant.rules.potential {
+        crate::potential::Army::new(&variant, &p.army)
+            .map_err(|e| cx.err("potential.army", e.0))?;
+    }
     Ok(variant)
+}
+
+/// `"KQBBRRNNPPPPPPPP"`: letters in order of first appearance, with counts.
+fn potential_army(
+    cx: &Ctx<'_>,
+    text: &str,
+    letters: &[Option<PieceType>; 26],
+) -> Result<PotentialRules, VariantError> {
+    let mut army: Vec<(char, u8)> = Vec::new();
+    for c in text.chars().filter(|c| !c.is_whitespace()) {
+        let upper = c.to_ascii_uppercase();
+        let known = upper.is_ascii_uppercase() && letters[(upper as u8 - b'A') as usize].is_some();
+        if !known {
+            return Err(cx.err(
+                "potential.army",
+                format!("'{c}' is not a piece letter of this variant"),
+            ));
+        }
+        match army.iter_mut().find(|(l, _)| *l == upper) {
+            Some((_, n)) if *n == u8::MAX => {
+                return Err(cx.err("potential.army", "too many pieces"));
+            }
+            Some((_, n)) => *n += 1,
+            None => army.push((upper, 1)),
+        }
+    }
+    if army.is_empty() {
+        return Err(cx.err("potential.army", "empty"));
+    }
+    Ok(PotentialRules { army })
 }
 
 /// A piece's moves as built: `(betza text or by-region summary, rules with

@@ -41,6 +41,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "chess-mutation-alt",
         include_str!("../../../configs/variants/chess-mutation-alt.toml"),
     ),
+    (
+        "potential-chess",
+        include_str!("../../../configs/variants/potential-chess.toml"),
+    ),
+    (
+        "potential-chess-knights",
+        include_str!("../../../configs/variants/potential-chess-knights.toml"),
+    ),
 ];
 
 /// The default variant of the lab.

@@ -102,6 +102,7 @@ mergeable! {
         pub castling: CastlingFile,
         pub promotion: PromotionFile,
         pub draw: DrawFile,
+        pub potential: PotentialFile,
     }
 }
 
@@ -188,5 +189,14 @@ mergeable! {
         pub n_move_reset: Vec<String>,
         pub repetition: i64,
         pub dead_position: String,
+    }
+}
+
+mergeable! {
+    /// `[potential]`: play Potential Chess with this army (seed 004).
+    pub struct PotentialFile {
+        /// The army as letters, one per piece (`"KQBBRRNNPPPPPPPP"`): the
+        /// order of first appearance is the potential's letter order.
+        pub army: String,
     }
 }

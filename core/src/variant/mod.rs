@@ -193,6 +193,17 @@ pub struct Rules {
     /// Occurrences of a position that draw; 0 turns the rule off.
     pub repetition: u8,
     pub dead_position: DeadPosition,
+    /// Potential Chess: every piece starts with the potential of every
+    /// type of this army (`[potential]`); `None` for ordinary variants.
+    pub potential: Option<PotentialRules>,
+}
+
+/// The army of a Potential Chess variant: letters in potential order, each
+/// with its count per side. Build the [`crate::potential::Army`] with
+/// [`Variant::potential_army`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PotentialRules {
+    pub army: Vec<(char, u8)>,
 }
 
 /// A compiled, validated variant. Immutable; share it by reference.
@@ -248,6 +259,16 @@ impl Variant {
 
     pub fn has_pocket(&self) -> bool {
         self.rules.pocket.is_some()
+    }
+
+    /// The Potential Chess army, if this variant is played as Potential
+    /// Chess (validated when the variant was built).
+    pub fn potential_army(&self) -> Option<crate::potential::Army<'_>> {
+        let rules = self.rules.potential.as_ref()?;
+        Some(
+            crate::potential::Army::new(self, &rules.army)
+                .expect("the army was validated when the variant was built"),
+        )
     }
 
     /// The region (square colour) map, if the variant has one.

@@ -16,6 +16,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use pocketlab_core::engine::EvalParams;
+use pocketlab_core::potential::PotentialPosition;
 use pocketlab_core::variant::parse_variant;
 use pocketlab_core::{Position, Square, Variant};
 
@@ -258,6 +259,13 @@ impl Experiment {
         let openings = openings(&cx, &f, &variant)?;
         let transforms =
             |a: &Army| !a.replace.is_empty() || !a.remove.is_empty() || !a.pocket.is_empty();
+        if variant.rules.potential.is_some() && armies.iter().any(transforms) {
+            return Err(cx.err(
+                "armies",
+                "Potential Chess takes its army from the variant ([potential] army); \
+                 armies here may differ only in their engine",
+            ));
+        }
         if !openings.book.is_empty() && armies.iter().any(transforms) {
             // A book fixes whole positions, so army setups would be silently ignored.
             return Err(cx.err(
@@ -527,8 +535,15 @@ fn openings(
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            Position::from_fen(variant, line)
-                .map_err(|e| cx.err("openings.book", format!("{label} line {}: {e}", i + 1)))?;
+            let checked = match variant.potential_army() {
+                Some(army) => PotentialPosition::from_text(&army, line)
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+                None => Position::from_fen(variant, line)
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            };
+            checked.map_err(|e| cx.err("openings.book", format!("{label} line {}: {e}", i + 1)))?;
             book.push(line.to_owned());
         }
         if book.is_empty() {

@@ -34,6 +34,11 @@
 //! | `score_cp` | i32? | the mover's search score (null for opening moves) |
 //! | `depth`, `nodes` | u32, u64 | search depth and nodes (0 for opening moves) |
 //! | `fen` | str? | the position before the move, every `fen_every` plies |
+//!
+//! Potential Chess variants (`[potential]` army) log `start_fen` and `fen` as
+//! potential position text, `move` in the seed's notation (`d2-d4>QRP`,
+//! `c4:d5>Q(b)`), `piece` as the mover's potential before the move (`X`,
+//! `!K`) and `capture` as the captured piece's named identity.
 
 /// Version of the columns above.
 pub const SCHEMA_VERSION: u32 = 1;
