@@ -28,6 +28,15 @@
 //! * At end of input a running finite search is allowed to finish (so
 //!   `printf 'position startpos\ngo depth 8\n' | pocketlab uci` prints its
 //!   move); an infinite one is stopped. `quit` stops any search at once.
+//! * Potential Chess variants (`UCI_Variant potential-chess`, or a variant
+//!   file with a `[potential]` army) take positions as potential text
+//!   (`position fen xxxxxxxx/…[] w - 0 1`) and moves in the seed's
+//!   notation (`d2-d4>QRP`, `c4:d5>Q(b)`), and answer in it; their
+//!   searcher reports one `info` line, for its last iteration.
+
+mod board;
+mod go;
+mod job;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -35,13 +44,15 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
-use pocketlab_core::engine::{
-    EvalParams, MATE, SearchInfo, SearchLimits, SearchOptions, Searcher, mate_distance,
-};
+use pocketlab_core::Variant;
+use pocketlab_core::engine::{EvalParams, SearchOptions};
+use pocketlab_core::potential::Army;
 use pocketlab_core::variant::builtin;
-use pocketlab_core::{Color, Move, Position, Variant, notation};
+
+use board::{Board, Engine, parse_position};
+use go::GoRequest;
+use job::SearchJob;
 
 /// Where the session writes its answers; shared with the search thread.
 pub type Sink = Arc<Mutex<dyn Write + Send>>;
@@ -103,7 +114,7 @@ struct Config {
 /// A search thread and the handles to stop and join it.
 #[derive(Debug)]
 struct RunningSearch {
-    handle: JoinHandle<Searcher<'static>>,
+    handle: JoinHandle<Engine>,
     stop: Arc<AtomicBool>,
     /// Set just before `bestmove` is written: joining then cannot block for long.
     reported: Arc<AtomicBool>,
@@ -112,20 +123,22 @@ struct RunningSearch {
 
 /// One UCI conversation.
 ///
-/// Variants are leaked to `&'static` because a [`Searcher`] borrows its
-/// variant and must move to the search thread; a session loads each shipped
+/// Variants (and Potential Chess armies) are leaked to `&'static` because
+/// a searcher borrows its variant and must move to the search thread; a session loads each shipped
 /// variant at most once (cached by name) and a variant file each time
 /// `VariantFile` is set, which a GUI does a handful of times per session.
 pub struct UciSession {
     out: Sink,
     config: Config,
     variant: &'static Variant,
+    /// The variant's Potential Chess army, if it has one.
+    army: Option<&'static Army<'static>>,
     shipped: HashMap<&'static str, &'static Variant>,
-    position: Position<'static>,
+    position: Board,
     /// Hashes of the positions before `position`, oldest first.
     history: Vec<u64>,
     /// Idle searcher; `None` while a search runs or before the first `go`.
-    searcher: Option<Searcher<'static>>,
+    searcher: Option<Engine>,
     /// The idle searcher no longer matches the variant or `config`.
     searcher_stale: bool,
     new_game_pending: bool,
@@ -136,7 +149,7 @@ impl fmt::Debug for UciSession {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UciSession")
             .field("variant", &self.variant.name)
-            .field("position", &self.position.to_fen())
+            .field("position", &self.position.text())
             .field("config", &self.config)
             .field("searching", &self.search.is_some())
             .finish_non_exhaustive()
@@ -157,8 +170,9 @@ impl UciSession {
                 params: EvalParams::default(),
             },
             variant,
+            army: None,
             shipped,
-            position: Position::start(variant),
+            position: Board::start(variant, None),
             history: Vec::new(),
             searcher: None,
             searcher_stale: false,
@@ -296,7 +310,10 @@ impl UciSession {
 
     fn switch_variant(&mut self, variant: &'static Variant) {
         self.variant = variant;
-        self.position = Position::start(variant);
+        self.army = variant
+            .potential_army()
+            .map(|army| &*Box::leak(Box::new(army)));
+        self.position = Board::start(variant, self.army);
         self.history.clear();
         self.searcher_stale = true;
     }
@@ -304,7 +321,7 @@ impl UciSession {
     /// `position startpos|fen <FEN> [moves …]`. All or nothing: on any
     /// error the previous position stays.
     fn set_position(&mut self, args: &[&str]) {
-        match parse_position(self.variant, args) {
+        match parse_position(self.variant, self.army, args) {
             Ok((position, history)) => {
                 self.position = position;
                 self.history = history;
@@ -331,8 +348,13 @@ impl UciSession {
         let infinite = request.is_infinite();
 
         let mut searcher = match self.searcher.take() {
-            Some(s) if !self.searcher_stale => s,
-            _ => Searcher::new(self.variant, &self.config.params, self.search_options()),
+            Some(s) if !self.searcher_stale && s.fits(&self.position) => s,
+            _ => Engine::new(
+                self.variant,
+                self.army,
+                &self.config.params,
+                self.search_options(),
+            ),
         };
         self.searcher_stale = false;
         if std::mem::take(&mut self.new_game_pending) {
@@ -365,8 +387,7 @@ impl UciSession {
             Err(e) => {
                 // The searcher went down with the closure; the next `go` builds one.
                 self.error(format_args!("go: cannot start the search thread: {e}"));
-                let fallback = self.position.legal_moves().first().copied();
-                self.say(&format!("bestmove {}", move_text(&self.position, fallback)));
+                self.say(&format!("bestmove {}", self.position.any_move_text()));
             }
         }
     }
@@ -512,271 +533,15 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     })
 }
 
-/// The position and the hashes of the positions before it.
-fn parse_position(
-    variant: &'static Variant,
-    args: &[&str],
-) -> Result<(Position<'static>, Vec<u64>), String> {
-    let moves_at = args.iter().position(|&t| t == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&args[..i], &args[i + 1..]),
-        None => (args, &[][..]),
-    };
-    let mut position = match setup.split_first() {
-        Some((&"startpos", [])) => Position::start(variant),
-        Some((&"startpos", extra)) => {
-            return Err(format!(
-                "unexpected '{}' after startpos (expected 'moves')",
-                extra.join(" ")
-            ));
-        }
-        Some((&"fen", [])) => return Err("'fen' needs a FEN".into()),
-        Some((&"fen", fen)) => {
-            let fen = fen.join(" ");
-            Position::from_fen(variant, &fen).map_err(|e| format!("'{fen}': {e}"))?
-        }
-        _ => return Err("expected 'startpos' or 'fen <FEN>', then optionally 'moves …'".into()),
-    };
-    let mut history = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let mv = notation::parse(&position, text)
-            .map_err(|e| format!("move {} of the list: {e}", i + 1))?;
-        history.push(position.hash());
-        position = position.after(mv);
-    }
-    Ok((position, history))
-}
-
-/// The arguments of `go`.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct GoRequest {
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime: Option<u64>,
-    /// Remaining time and increment in ms, by colour (white, black).
-    time: [Option<u64>; 2],
-    inc: [Option<u64>; 2],
-    movestogo: Option<u32>,
-    infinite: bool,
-}
-
-impl GoRequest {
-    /// Parse what can be parsed; the errors name what was ignored.
-    fn parse(args: &[&str]) -> (GoRequest, Vec<String>) {
-        let mut request = GoRequest::default();
-        let mut errors = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let key = args[i];
-            let value = args.get(i + 1).copied();
-            let takes_value = GO_VALUE_KEYWORDS.contains(&key);
-            if !takes_value {
-                match key {
-                    "infinite" => request.infinite = true,
-                    "ponder" => errors.push("'ponder' is not supported; ignored".into()),
-                    "searchmoves" => {
-                        errors.push("'searchmoves' is not supported; ignored".into());
-                        // Skip the move list up to the next keyword.
-                        while args.get(i + 1).is_some_and(|t| !is_go_keyword(t)) {
-                            i += 1;
-                        }
-                    }
-                    _ => errors.push(format!("unknown argument '{key}' ignored")),
-                }
-                i += 1;
-                continue;
-            }
-            let Some(value) = value else {
-                errors.push(format!("'{key}' needs a value"));
-                break;
-            };
-            if let Err(e) = request.set(key, value) {
-                errors.push(format!("{key}: {e}; ignored"));
-            }
-            i += 2;
-        }
-        (request, errors)
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        // Clocks may be negative when a GUI lets time run out: treat as 0.
-        let millis = || {
-            value
-                .parse::<i64>()
-                .map(|v| v.max(0) as u64)
-                .map_err(|_| format!("'{value}' is not a number of milliseconds"))
-        };
-        let count = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| format!("'{value}' is not a whole number"))
-        };
-        let small =
-            || count().and_then(|n| u32::try_from(n).map_err(|_| format!("{n} is too large")));
-        match key {
-            "depth" => self.depth = Some(small()?),
-            "nodes" => self.nodes = Some(count()?),
-            "movetime" => self.movetime = Some(millis()?),
-            "wtime" => self.time[0] = Some(millis()?),
-            "btime" => self.time[1] = Some(millis()?),
-            "winc" => self.inc[0] = Some(millis()?),
-            "binc" => self.inc[1] = Some(millis()?),
-            "movestogo" => self.movestogo = Some(small()?),
-            "mate" => return Err("mate search is not supported".into()),
-            _ => unreachable!("not a go keyword: {key}"),
-        }
-        Ok(())
-    }
-
-    /// `go infinite`, or a bare `go` with no limit: search until `stop`.
-    fn is_infinite(&self) -> bool {
-        self.infinite
-            || (self.depth.is_none()
-                && self.nodes.is_none()
-                && self.movetime.is_none()
-                && self.time.iter().all(Option::is_none))
-    }
-
-    /// Limits for the side to move (without the stop flag).
-    fn limits(&self, side: Color) -> SearchLimits {
-        let mut limits = SearchLimits {
-            depth: self.depth,
-            nodes: self.nodes,
-            ..SearchLimits::default()
-        };
-        if self.infinite {
-            return limits;
-        }
-        let index = usize::from(side == Color::Black);
-        let clock =
-            self.time[index].map(|t| clock_budget(t, self.inc[index].unwrap_or(0), self.movestogo));
-        let fixed = self.movetime.map(Duration::from_millis);
-        limits.movetime = match (clock, fixed) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        limits
-    }
-}
-
-/// `go` arguments followed by a value.
-const GO_VALUE_KEYWORDS: [&str; 9] = [
-    "depth",
-    "nodes",
-    "movetime",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "mate",
-];
-
-fn is_go_keyword(token: &str) -> bool {
-    GO_VALUE_KEYWORDS.contains(&token) || matches!(token, "infinite" | "ponder" | "searchmoves")
-}
-
-/// Time for one move: `remaining / movestogo (30 if unknown) + 0.8 · inc`,
-/// capped at half the remaining time so one move never loses on time, and
-/// at least 1 ms.
-fn clock_budget(remaining_ms: u64, inc_ms: u64, movestogo: Option<u32>) -> Duration {
-    let moves = u64::from(movestogo.filter(|&m| m > 0).unwrap_or(30));
-    let budget = remaining_ms / moves + inc_ms * 4 / 5;
-    Duration::from_millis(budget.min(remaining_ms / 2).max(1))
-}
-
-/// Everything the search thread needs.
-struct SearchJob {
-    position: Position<'static>,
-    history: Vec<u64>,
-    limits: SearchLimits,
-    infinite: bool,
-    stop: Arc<AtomicBool>,
-    reported: Arc<AtomicBool>,
-    out: Sink,
-}
-
-impl SearchJob {
-    fn run(self, mut searcher: Searcher<'static>) -> Searcher<'static> {
-        let pos = &self.position;
-        let result = searcher.search_with_info(pos, &self.history, &self.limits, &mut |info| {
-            // A first iteration cut short by `stop` is still reported by the
-            // searcher, with the search window's bound (beyond any mate) as its
-            // score: that is not a result, so no `info` line.
-            if info.score.abs() <= MATE {
-                say(&self.out, &info_line(pos, info));
-            }
-        });
-        // UCI: in infinite mode `bestmove` waits for `stop`, even after a mate is found.
-        while self.infinite && !self.stop.load(Ordering::Acquire) {
-            std::thread::park();
-        }
-        if result.best_move.is_none() {
-            say(
-                &self.out,
-                &format!("info depth 0 score {}", uci_score(result.score)),
-            );
-        }
-        // Before the line goes out: a GUI may send the next `go` as soon as it
-        // reads `bestmove`, and that `go` must find this search joinable.
-        self.reported.store(true, Ordering::Release);
-        say(
-            &self.out,
-            &format!("bestmove {}", move_text(pos, result.best_move)),
-        );
-        searcher
-    }
-}
-
-/// `info depth … pv …` for one completed iteration.
-fn info_line(pos: &Position<'_>, info: &SearchInfo) -> String {
-    let micros = info.elapsed.as_micros().max(1);
-    let nps = u128::from(info.nodes) * 1_000_000 / micros;
-    let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {nps} time {}",
-        info.depth,
-        info.seldepth.max(info.depth),
-        uci_score(info.score),
-        info.nodes,
-        info.elapsed.as_millis(),
-    );
-    let pv = pv_text(pos, &info.pv);
-    if !pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&pv);
-    }
-    line
-}
-
-/// The principal variation in move notation, cut at the first move that is
-/// not legal (a defensive check; the searcher only returns legal lines).
-fn pv_text(pos: &Position<'_>, pv: &[Move]) -> String {
-    let mut pos = pos.clone();
-    let mut words = Vec::with_capacity(pv.len());
-    for &mv in pv {
-        if !pos.is_legal(mv) {
-            break;
-        }
-        words.push(notation::format(&pos, mv));
-        pos = pos.after(mv);
-    }
-    words.join(" ")
-}
-
-fn move_text(pos: &Position<'_>, mv: Option<Move>) -> String {
-    mv.map_or_else(|| "0000".to_owned(), |mv| notation::format(pos, mv))
-}
-
-/// `cp X`, or `mate N` in moves (negative: the side to move is mated).
-fn uci_score(score: i32) -> String {
-    match mate_distance(score) {
-        Some(plies) => format!("mate {}", plies.signum() * ((plies.abs() + 1) / 2)),
-        None => format!("cp {score}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use pocketlab_core::Color;
+    use pocketlab_core::engine::MATE;
+
+    use super::board::uci_score;
+    use super::go::clock_budget;
     use super::*;
 
     fn session() -> (UciSession, Arc<Mutex<Vec<u8>>>) {
@@ -867,10 +632,10 @@ mod tests {
     fn a_bad_position_keeps_the_previous_one() {
         let (mut s, buffer) = session();
         s.handle("position startpos moves e2e4");
-        let fen = s.position.to_fen();
+        let fen = s.position.text();
         s.handle("position startpos moves e7e5");
         s.handle("position fen not/a/fen w");
-        assert_eq!(s.position.to_fen(), fen);
+        assert_eq!(s.position.text(), fen);
         assert_eq!(s.history.len(), 1);
         assert_eq!(
             output(&buffer)
@@ -886,7 +651,7 @@ mod tests {
         s.handle("position startpos moves e2e4");
         s.handle("setoption name UCI_Variant value Pocket-Mutation");
         assert_eq!(s.variant.name, "pocket-mutation");
-        assert_eq!(s.position.to_fen(), s.variant.start_fen);
+        assert_eq!(s.position.text(), s.variant.start_fen);
         assert!(s.history.is_empty());
     }
 
@@ -916,7 +681,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(output(&buffer), "");
         assert_eq!(s.variant.name, "knightless");
-        assert_eq!(s.position.to_fen(), s.variant.start_fen);
+        assert_eq!(s.position.text(), s.variant.start_fen);
         assert_eq!(s.config.params.tempo, 20);
         s.handle("setoption name EvalFile value <empty>");
         assert_eq!(s.config.params, EvalParams::default());
@@ -974,5 +739,62 @@ mod tests {
             out.contains("info depth 0 score mate 0\nbestmove 0000\n"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn potential_chess_takes_and_gives_moves_in_the_seeds_notation() {
+        let (mut s, buffer) = session();
+        s.handle("uci");
+        assert!(output(&buffer).contains(" var potential-chess"));
+        s.handle("setoption name UCI_Variant value potential-chess");
+        s.handle("position startpos moves d2-d4>QRP a7-b5>n d1-d2>!BN h7-g5>n");
+        assert_eq!(
+            s.position.text(),
+            "(!kn)(!n)(!n)(!n)(!n)(!n)(!n)(!kn)/1(!kn)(!kn)(!kn)(!kn)(!kn)(!kn)1/8/1n4n1/3{QRP}4/8/\
+             {!K}{!K}{!K}{!BN}{!K}{!K}{!K}{!K}/XXX1XXXX[] w - 1 3",
+            "the seed's example position"
+        );
+        assert_eq!(s.history.len(), 4);
+        s.handle("go nodes 2000");
+        s.finish();
+        let out = output(&buffer);
+        assert!(!out.contains("error"), "{out}");
+        let best = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .expect("one bestmove");
+        let Board::Potential(pos) = &s.position else {
+            panic!("a potential variant plays potential positions");
+        };
+        let mv = pos
+            .parse_move(best)
+            .expect("the answer is in the seed's notation");
+        assert!(pos.play(mv).is_ok(), "{best} is legal");
+        assert!(out.contains("info depth "), "{out}");
+
+        // Back to chess: the ordinary engine and notation again.
+        s.handle("setoption name UCI_Variant value chess");
+        s.handle("position startpos moves e2e4");
+        s.handle("go depth 2");
+        s.finish();
+        assert!(
+            output(&buffer)
+                .trim_end()
+                .lines()
+                .last()
+                .unwrap()
+                .starts_with("bestmove ")
+        );
+        assert!(matches!(s.searcher, Some(Engine::Ordinary(_))));
+    }
+
+    #[test]
+    fn a_bad_potential_move_is_an_error_and_keeps_the_position() {
+        let (mut s, buffer) = session();
+        s.handle("setoption name UCI_Variant value potential-chess");
+        let before = s.position.text();
+        s.handle("position startpos moves d2-d5>QRP");
+        assert!(output(&buffer).contains("info string error: position: move 1 of the list"));
+        assert_eq!(s.position.text(), before);
     }
 }
