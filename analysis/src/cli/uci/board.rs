@@ -117,8 +117,8 @@ pub(super) fn parse_position(
 /// A searcher of either kind, matching the session's [`Board`].
 #[derive(Debug)]
 pub(super) enum Engine {
-    Ordinary(Searcher<'static>),
-    /// Boxed: the potential searcher's tables make it twice the size.
+    // Boxed: searchers are large (about 1-2 KB) and move between threads.
+    Ordinary(Box<Searcher<'static>>),
     Potential(Box<PotentialSearcher<'static>>),
 }
 
@@ -133,7 +133,7 @@ impl Engine {
             Some(army) => {
                 Engine::Potential(Box::new(PotentialSearcher::new(army, params, options)))
             }
-            None => Engine::Ordinary(Searcher::new(variant, params, options)),
+            None => Engine::Ordinary(Box::new(Searcher::new(variant, params, options))),
         }
     }
 
