@@ -15,7 +15,8 @@ random_armies = 4
 fen_every = 4
 bootstrap = 10
 tolerance_pawns = 0.0
-validation_pairs = 2
+validation_pairs = 3
+validation_random_armies = 2
 "#;
 
 #[test]
@@ -50,6 +51,21 @@ fn a_tiny_training_run_completes_resumes_and_writes_loadable_values() {
     assert!(
         html.contains("Training"),
         "the report has a training section"
+    );
+    // The validation plays the variant's army and the two random armies,
+    // one pair each, trained values always as the first army.
+    let validation = pocketlab_selfplay::log::read_games(&out.join("validation/log")).unwrap();
+    assert_eq!(validation.len(), 6);
+    let matchups: std::collections::BTreeSet<&str> =
+        validation.iter().map(|g| g.matchup.as_str()).collect();
+    assert_eq!(matchups.len(), 3, "{matchups:?}");
+    assert!(matchups.iter().all(|m| m.starts_with("trained")), "{matchups:?}");
+    assert!(validation.iter().any(|g| g.white_army != "base"));
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        markdown.contains("Trained values against the starting values over 6 games")
+            && markdown.contains("random armies:"),
+        "the validation headline pools every matchup"
     );
 
     // Interrupt: forget the second generation's fit; a rerun redoes only it.

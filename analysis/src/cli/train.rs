@@ -7,9 +7,12 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::report::build::{ReportOptions, build_report};
 use crate::report::render::write_report;
+use crate::training::generations::random_armies;
 use crate::training::summary::summarize;
 use crate::training::{TrainingFile, train};
 
@@ -38,7 +41,7 @@ pub fn run_training(args: &TrainArgs) -> anyhow::Result<()> {
         .max(1);
     let outcome = train(&file, &dir, &out.join("training"), threads, args.quiet)?;
 
-    // The seeded match: trained against starting values, same army, full rules.
+    // The seeded match: trained against starting values, full rules.
     let last_log = out
         .join("training")
         .join(format!("gen-{:03}", outcome.fits.len().saturating_sub(1)))
@@ -47,7 +50,7 @@ pub fn run_training(args: &TrainArgs) -> anyhow::Result<()> {
         let vdir = out.join("validation");
         std::fs::create_dir_all(&vdir)?;
         let text =
-            validation_experiment(&file, &dir, &outcome.final_params, &outcome.initial_params);
+            validation_experiment(&file, &dir, &outcome.final_params, &outcome.initial_params)?;
         std::fs::write(vdir.join("experiment-source.toml"), &text)?;
         let exp = Experiment::parse(
             &vdir.join("experiment-source.toml").display().to_string(),
@@ -109,12 +112,15 @@ pub fn run_training(args: &TrainArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The seeded match of trained against starting values: the variant's own
+/// army, then `validation_random_armies` random armies (the same army for
+/// both engines, so only the values differ), the pairs split evenly.
 fn validation_experiment(
     file: &TrainingFile,
     dir: &Path,
     trained: &Path,
     initial: &Path,
-) -> String {
+) -> anyhow::Result<String> {
     let abs = |p: &Path| {
         p.canonicalize()
             .unwrap_or_else(|_| p.to_path_buf())
@@ -122,21 +128,29 @@ fn validation_experiment(
             .to_string()
             .replace('\\', "/")
     };
-    let variant = if pocketlab_core::variant::builtin::text(&file.variant).is_some() {
+    let variant_spec = if pocketlab_core::variant::builtin::text(&file.variant).is_some() {
         file.variant.clone()
     } else {
         abs(&dir.join(&file.variant))
     };
+    let variant = pocketlab_selfplay::load_variant(&variant_spec)?;
+    // A stream of its own: not the armies any generation trained on.
+    let mut rng = ChaCha8Rng::seed_from_u64(file.seed ^ 0x7a11_da7e);
+    let armies = random_armies(&variant, file.validation_random_armies, &mut rng);
+    let matchups = 1 + armies.len() as u64;
+    let pairs = file.validation_pairs.div_ceil(matchups).max(1);
+
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "name = \"{}-validation\"\nvariant = \"{variant}\"\nseed = {}",
+        "name = \"{}-validation\"\nvariant = \"{variant_spec}\"\nseed = {}",
         file.name,
         file.seed.wrapping_add(1000)
     );
     let _ = writeln!(
         t,
-        "description = \"Trained values against the starting values, same army, full rules.\""
+        "description = \"Trained values against the starting values: the variant's army and {} random armies, full rules.\"",
+        armies.len()
     );
     let _ = writeln!(t, "[engine]\nnodes = {}\nhash_mb = 4", file.nodes);
     let _ = writeln!(t, "[openings]\nrandom_plies = 6");
@@ -144,17 +158,28 @@ fn validation_experiment(
         t,
         "[adjudication]\nmax_plies = 400\nresign_score = 1000\nresign_moves = 4"
     );
-    let _ = writeln!(t, "[stop]\npairs = {}", file.validation_pairs);
-    let _ = writeln!(
-        t,
-        "[armies.trained]\nengine = {{ eval = \"{}\" }}",
-        abs(trained)
-    );
-    let _ = writeln!(
-        t,
-        "[armies.initial]\nengine = {{ eval = \"{}\" }}",
-        abs(initial)
-    );
+    let _ = writeln!(t, "[stop]\npairs = {pairs}");
+    let (trained, initial) = (abs(trained), abs(initial));
+    let mut army = |name: &str, replace: &str, eval: &str| {
+        let _ = writeln!(
+            t,
+            "[armies.{name}]\n{replace}engine = {{ eval = \"{eval}\" }}"
+        );
+    };
+    army("trained", "", &trained);
+    army("initial", "", &initial);
+    for (i, a) in armies.iter().enumerate() {
+        let pieces: Vec<String> = a.iter().map(|(x, y)| format!("{x} = \"{y}\"")).collect();
+        let replace = format!("replace = {{ {} }}\n", pieces.join(", "));
+        army(&format!("trained-r{i}"), &replace, &trained);
+        army(&format!("initial-r{i}"), &replace, &initial);
+    }
     let _ = writeln!(t, "[[matchups]]\na = \"trained\"\nb = \"initial\"");
-    t
+    for i in 0..armies.len() {
+        let _ = writeln!(
+            t,
+            "[[matchups]]\na = \"trained-r{i}\"\nb = \"initial-r{i}\""
+        );
+    }
+    Ok(t)
 }

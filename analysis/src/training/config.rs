@@ -36,15 +36,26 @@ pub struct TrainingFile {
     pub tolerance_pawns: f64,
     /// Starting evaluation parameters (default: built in, values from the variant).
     pub eval: Option<String>,
-    /// Game pairs of the final match, trained against starting values (0: none).
+    /// Game pairs of the final match, trained against starting values (0:
+    /// none), split evenly between the variant's own army and the random
+    /// armies below.
     #[serde(default)]
     pub validation_pairs: u64,
+    /// Random armies (drawn like the training's, the same army for both
+    /// engines) in the final match besides the variant's own army, so that
+    /// every piece's learned value is put to the test, not only the start
+    /// army's.
+    #[serde(default = "default_validation_armies")]
+    pub validation_random_armies: usize,
     /// Logs of direct match experiments to compare the learned values with.
     #[serde(default)]
     pub compare_logs: Vec<String>,
 }
 
 fn default_armies() -> usize {
+    8
+}
+fn default_validation_armies() -> usize {
     8
 }
 fn default_fen_every() -> u32 {

@@ -78,7 +78,7 @@ fn variant_spec(file: &TrainingFile, dir: &Path) -> String {
 
 /// Random armies: each of the base army's piece letters becomes a piece of
 /// its class or the next, so every piece appears and material is unequal.
-fn random_armies(
+pub(crate) fn random_armies(
     variant: &Variant,
     count: usize,
     rng: &mut ChaCha8Rng,

@@ -10,6 +10,7 @@ use super::generations::TrainingOutcome;
 use crate::report::model::{
     LearnedPiece, PublishedValue, Report, TrainingSummary, ValidationMatch,
 };
+use crate::stats::{ConfidenceLevel, Pentanomial};
 
 /// Published orthodox values (pawns): Kaufman (1999), and the AlphaZero
 /// study of classical chess (Tomašev et al. 2020).
@@ -206,26 +207,55 @@ fn suggest_classes(pieces: &[LearnedPiece]) -> Vec<Vec<String>> {
     groups
 }
 
+/// The validation match's result over all its matchups (each is trained
+/// values as A against starting values as B, same army), pooled as
+/// colour-swapped pairs, with the variant's own army and the random armies
+/// also given apart.
 fn validation_match(report: &Report) -> Option<ValidationMatch> {
-    let m = report.matchups.first()?;
+    let pooled = |own: Option<bool>| -> Option<(u64, f64, (f64, f64))> {
+        let mut counts = [0u64; 5];
+        for m in report
+            .matchups
+            .iter()
+            .filter(|m| own.is_none_or(|own| (m.a == "trained") == own))
+        {
+            for (c, n) in counts.iter_mut().zip(m.pentanomial) {
+                *c += n;
+            }
+        }
+        let summary = Pentanomial::new(counts)
+            .summary(ConfidenceLevel::NINETY_FIVE)
+            .ok()?;
+        Some((
+            summary.games,
+            summary.elo,
+            (summary.elo_interval.lower, summary.elo_interval.upper),
+        ))
+    };
+    let (games, elo, interval) = pooled(None)?;
+    let part = |own: bool, label: &str| {
+        pooled(Some(own)).map_or(String::new(), |(g, e, (lo, hi))| {
+            format!("; {label}: {e:+.0} ({lo:+.0} to {hi:+.0}) over {g} games")
+        })
+    };
     let text = format!(
-        "Trained values against the starting values over {} games: {:+.0} Elo ({:+.0} to {:+.0}); {}.",
-        m.games,
-        m.elo,
-        m.elo_interval.0,
-        m.elo_interval.1,
-        if m.elo_interval.0 > 0.0 {
+        "Trained values against the starting values over {games} games: {elo:+.0} Elo ({:+.0} to {:+.0}); {}{}{}.",
+        interval.0,
+        interval.1,
+        if interval.0 > 0.0 {
             "training made the engine clearly stronger"
-        } else if m.elo_interval.1 < 0.0 {
+        } else if interval.1 < 0.0 {
             "training made the engine weaker"
         } else {
             "no clear difference yet"
-        }
+        },
+        part(true, "the variant's own army"),
+        part(false, "random armies"),
     );
     Some(ValidationMatch {
-        games: m.games,
-        elo: m.elo,
-        elo_interval: m.elo_interval,
+        games,
+        elo,
+        elo_interval: interval,
         text,
     })
 }
