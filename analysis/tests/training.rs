@@ -45,6 +45,14 @@ fn a_tiny_training_run_completes_resumes_and_writes_loadable_values() {
     let text = std::fs::read_to_string(&params_path).unwrap();
     let params = EvalParams::from_toml("params.toml", &text).unwrap();
     assert!(params.piece_values.contains_key("N") && params.pocket_values.contains_key("N"));
+    // Generation 1 played with what generation 0 learned.
+    let played = std::fs::read_to_string(out.join("training/gen-001/params.toml")).unwrap();
+    let played = EvalParams::from_toml("gen-001/params.toml", &played).unwrap();
+    let fit: toml::Value =
+        toml::from_str(&std::fs::read_to_string(out.join("training/gen-000/fit.toml")).unwrap())
+            .unwrap();
+    let learned_knight = fit["board"]["N"]["value"].as_float().unwrap().round() as i32;
+    assert_eq!(played.piece_values.get("N"), Some(&learned_knight));
     let variant = builtin::load("pocket-mutation").unwrap();
     let _ = Evaluator::new(&variant, &params);
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
@@ -59,7 +67,10 @@ fn a_tiny_training_run_completes_resumes_and_writes_loadable_values() {
     let matchups: std::collections::BTreeSet<&str> =
         validation.iter().map(|g| g.matchup.as_str()).collect();
     assert_eq!(matchups.len(), 3, "{matchups:?}");
-    assert!(matchups.iter().all(|m| m.starts_with("trained")), "{matchups:?}");
+    assert!(
+        matchups.iter().all(|m| m.starts_with("trained")),
+        "{matchups:?}"
+    );
     assert!(validation.iter().any(|g| g.white_army != "base"));
     let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(

@@ -207,7 +207,12 @@ pub fn train(
             }
             continue;
         }
-        std::fs::copy(&params_path, gdir.join("params.toml"))?;
+        // Generation g > 0 finds its parameters already in place (written by
+        // g - 1); copying a file onto itself would truncate it.
+        let own_params = gdir.join("params.toml");
+        if params_path != own_params {
+            std::fs::copy(&params_path, &own_params)?;
+        }
         let params_text = std::fs::read_to_string(&params_path)?;
         let params = EvalParams::from_toml(&params_path.display().to_string(), &params_text)?;
         let mut rng = ChaCha8Rng::seed_from_u64(file.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9));
