@@ -123,6 +123,151 @@ pub(crate) fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> 
     }
 }
 
+/// Who plays a game and with what identity: shared by both kinds of game.
+pub(crate) struct GameSetup<'e> {
+    pub(crate) exp: &'e Experiment,
+    matchup: usize,
+    pair: u64,
+    pub(crate) id: u64,
+    pub(crate) seed: u64,
+    pub(crate) white: &'e crate::experiment::Army,
+    pub(crate) black: &'e crate::experiment::Army,
+    started: Instant,
+}
+
+impl<'e> GameSetup<'e> {
+    pub(crate) fn new(exp: &'e Experiment, matchup: usize, pair: u64, b_is_white: bool) -> Self {
+        let m = &exp.matchups[matchup];
+        let (white, black) = if b_is_white {
+            (&exp.armies[m.b], &exp.armies[m.a])
+        } else {
+            (&exp.armies[m.a], &exp.armies[m.b])
+        };
+        let id = game_id(matchup, pair, b_is_white);
+        GameSetup {
+            exp,
+            matchup,
+            pair,
+            id,
+            seed: game_seed(exp.seed, id),
+            white,
+            black,
+            started: Instant::now(),
+        }
+    }
+
+    /// Whether the moves of this game are logged at `ply` with a position.
+    pub(crate) fn logs_position_at(&self, ply: u32) -> bool {
+        self.exp.log.fen_every > 0 && ply.is_multiple_of(self.exp.log.fen_every)
+    }
+
+    /// The game's row, without pocket statistics (set by the caller).
+    pub(crate) fn record(&self, start: &str, opening: &[String], end: &Ending) -> GameRecord {
+        let exp = self.exp;
+        let v = &exp.variant;
+        let (result, white_score) = match end.outcome {
+            Outcome::Win(Color::White) => ("1-0", 1.0),
+            Outcome::Win(Color::Black) => ("0-1", 0.0),
+            Outcome::Draw => ("1/2-1/2", 0.5),
+        };
+        GameRecord {
+            experiment: exp.name.clone(),
+            matchup: exp.matchups[self.matchup].name.clone(),
+            matchup_index: self.matchup as u32,
+            pair_index: self.pair,
+            game_id: self.id,
+            white: self.white.name.clone(),
+            black: self.black.name.clone(),
+            white_army: self.white.describe(v),
+            black_army: self.black.describe(v),
+            white_engine: self.white.engine.describe(),
+            black_engine: self.black.engine.describe(),
+            variant: v.name.clone(),
+            seed: self.seed,
+            start_fen: start.to_owned(),
+            opening: opening.join(" "),
+            result: result.to_owned(),
+            white_score,
+            termination: end.termination.clone(),
+            plies: end.plies,
+            duration_ms: self.started.elapsed().as_millis() as u64,
+            white_nodes: end.nodes[0],
+            black_nodes: end.nodes[1],
+            white_pocket_ins: 0,
+            black_pocket_ins: 0,
+            white_mutations: 0,
+            black_mutations: 0,
+            white_promotions: 0,
+            black_promotions: 0,
+            white_drops: 0,
+            black_drops: 0,
+            pocket_events: String::new(),
+            white_material: end.material[0],
+            black_material: end.material[1],
+            sprt_llr: None,
+            sprt_decision: None,
+        }
+    }
+
+    pub(crate) fn finish(&self, record: GameRecord, moves: Vec<MoveRecord>) -> PlayedGame {
+        PlayedGame {
+            record,
+            moves: if self.exp.log.moves {
+                moves
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// How a game ended, with what the record needs from its last position.
+pub(crate) struct Ending {
+    pub(crate) outcome: Outcome,
+    pub(crate) termination: String,
+    pub(crate) plies: u32,
+    /// Nodes searched by White's and Black's engine.
+    pub(crate) nodes: [u64; 2],
+    /// Final material of White and Black, centipawns.
+    pub(crate) material: [i32; 2],
+}
+
+/// A game in progress of either kind, as the shared game loop sees it.
+pub(crate) trait EngineGame {
+    fn status(&self) -> GameStatus;
+    fn plies(&self) -> u32;
+    /// Search with the side to move's engine, log and play its move; the
+    /// search score from White's view, or `None` if it was interrupted.
+    fn engine_move(&mut self, interrupt: &AtomicBool) -> Option<i32>;
+}
+
+/// Plays engine moves until the rules end the game or adjudication does:
+/// the outcome and termination name, or `None` if interrupted.
+pub(crate) fn play_out(
+    game: &mut impl EngineGame,
+    adj: &crate::experiment::Adjudication,
+    interrupt: &AtomicBool,
+) -> Option<(Outcome, String)> {
+    // Scores from White's point of view, for adjudication.
+    let mut white_scores: Vec<i32> = Vec::new();
+    loop {
+        if let GameStatus::Over {
+            outcome,
+            termination,
+        } = game.status()
+        {
+            return Some((outcome, termination.name().to_owned()));
+        }
+        if game.plies() >= adj.max_plies {
+            return Some((Outcome::Draw, "adjudication-max-plies".to_owned()));
+        }
+        if let Some(ending) = adjudicate(adj, &white_scores, game.plies()) {
+            return Some(ending);
+        }
+        white_scores.push(game.engine_move(interrupt)?);
+    }
+}
+
 /// Per-side pocket statistics.
 #[derive(Default)]
 struct PocketStats {
@@ -133,50 +278,54 @@ struct PocketStats {
     events: Vec<String>,
 }
 
-fn play_game(
-    exp: &Experiment,
-    matchup: usize,
-    pair: u64,
-    b_is_white: bool,
-    start: &str,
-    opening: &[String],
-    interrupt: &Arc<AtomicBool>,
-) -> Option<PlayedGame> {
-    let started = Instant::now();
-    let v = &exp.variant;
-    let m = &exp.matchups[matchup];
-    let (white_army, black_army) = if b_is_white {
-        (&exp.armies[m.b], &exp.armies[m.a])
-    } else {
-        (&exp.armies[m.a], &exp.armies[m.b])
-    };
-    let id = game_id(matchup, pair, b_is_white);
-    let seed = game_seed(exp.seed, id);
-    let mut engines = [
-        searcher(exp, &white_army.engine, seed),
-        searcher(exp, &black_army.engine, seed ^ 1),
-    ];
-    let engine_limits = [
-        limits(&white_army.engine, interrupt),
-        limits(&black_army.engine, interrupt),
-    ];
-    let mut game = Game::new(Position::from_fen(v, start).expect("validated start"));
-    let mut moves = Vec::new();
-    let mut stats = [PocketStats::default(), PocketStats::default()];
-    let mut nodes = [0u64; 2];
-    // Scores from White's point of view, for adjudication.
-    let mut white_scores: Vec<i32> = Vec::new();
+/// An ordinary game in progress: the game, both engines, the log so far.
+struct OrdinaryGame<'e> {
+    setup: &'e GameSetup<'e>,
+    game: Game<'e>,
+    engines: [Searcher<'e>; 2],
+    limits: [SearchLimits; 2],
+    moves: Vec<MoveRecord>,
+    stats: [PocketStats; 2],
+    nodes: [u64; 2],
+}
 
-    let record_move = |game: &Game<'_>,
-                       mv: Move,
-                       score: Option<i32>,
-                       depth: u32,
-                       n: u64,
-                       stats: &mut [PocketStats; 2],
-                       moves: &mut Vec<MoveRecord>| {
-        let pos = game.position();
+impl EngineGame for OrdinaryGame<'_> {
+    fn status(&self) -> GameStatus {
+        self.game.status()
+    }
+
+    fn plies(&self) -> u32 {
+        self.game.moves().len() as u32
+    }
+
+    fn engine_move(&mut self, interrupt: &AtomicBool) -> Option<i32> {
+        let side = self.game.position().side_to_move().index();
+        let hashes = self.game.hashes();
+        let history = &hashes[..hashes.len() - 1];
+        let result = self.engines[side].search(self.game.position(), history, &self.limits[side]);
+        if interrupt.load(Ordering::Relaxed) {
+            // The search was cut short: this game is not the experiment's game.
+            return None;
+        }
+        let mv = result.best_move.expect("an ongoing game has a legal move");
+        self.nodes[side] += result.nodes;
+        self.log_move(mv, Some((result.score, result.depth, result.nodes)));
+        self.game.play_unchecked(mv);
+        Some(if side == 0 {
+            result.score
+        } else {
+            -result.score
+        })
+    }
+}
+
+impl OrdinaryGame<'_> {
+    /// Logs `mv` (about to be played) with its search, and counts pocket use.
+    fn log_move(&mut self, mv: Move, search: Option<(i32, u32, u64)>) {
+        let v = &self.setup.exp.variant;
+        let pos = self.game.position();
         let side = pos.side_to_move();
-        let ply = game.moves().len() as u32;
+        let ply = self.game.moves().len() as u32;
         let letter = |k| v.letter(k).to_string();
         let (piece, capture) = match mv {
             Move::Drop { kind, .. } => (letter(kind), None),
@@ -196,7 +345,7 @@ fn play_game(
                 (piece, captured.map(|p| letter(p.kind)))
             }
         };
-        let s = &mut stats[side.index()];
+        let s = &mut self.stats[side.index()];
         let tag = if side == Color::White { 'w' } else { 'b' };
         match mv {
             Move::PocketIn { from, into } => {
@@ -226,123 +375,79 @@ fn play_game(
             }
             _ => {}
         }
-        let fen =
-            (exp.log.fen_every > 0 && ply.is_multiple_of(exp.log.fen_every)).then(|| pos.to_fen());
-        moves.push(MoveRecord {
-            game_id: id,
+        let fen = self.setup.logs_position_at(ply).then(|| pos.to_fen());
+        self.moves.push(MoveRecord {
+            game_id: self.setup.id,
             ply,
             mv: notation::format(pos, mv),
             piece,
             capture,
-            score_cp: score,
-            depth,
-            nodes: n,
+            score_cp: search.map(|s| s.0),
+            depth: search.map_or(0, |s| s.1),
+            nodes: search.map_or(0, |s| s.2),
             fen,
         });
-    };
-
-    for text in opening {
-        let mv =
-            notation::parse(game.position(), text).expect("opening moves are legal in both games");
-        record_move(&game, mv, None, 0, 0, &mut stats, &mut moves);
-        game.play_unchecked(mv);
     }
+}
 
-    let adj = &exp.adjudication;
-    let (outcome, termination) = loop {
-        if let GameStatus::Over {
-            outcome,
-            termination,
-        } = game.status()
-        {
-            break (outcome, termination.name().to_owned());
-        }
-        if game.moves().len() as u32 >= adj.max_plies {
-            break (Outcome::Draw, "adjudication-max-plies".to_owned());
-        }
-        if let Some(outcome) = adjudicate(adj, &white_scores, game.moves().len() as u32) {
-            break outcome;
-        }
-        let side = game.position().side_to_move().index();
-        let history = &game.hashes()[..game.hashes().len() - 1];
-        let result = engines[side].search(game.position(), history, &engine_limits[side]);
-        if interrupt.load(Ordering::Relaxed) {
-            // The search was cut short: this game is not the experiment's game.
-            return None;
-        }
-        let mv = result.best_move.expect("an ongoing game has a legal move");
-        nodes[side] += result.nodes;
-        let white_view = if side == 0 {
-            result.score
-        } else {
-            -result.score
-        };
-        white_scores.push(white_view);
-        record_move(
-            &game,
-            mv,
-            Some(result.score),
-            result.depth,
-            result.nodes,
-            &mut stats,
-            &mut moves,
-        );
-        game.play_unchecked(mv);
+fn play_game(
+    exp: &Experiment,
+    matchup: usize,
+    pair: u64,
+    b_is_white: bool,
+    start: &str,
+    opening: &[String],
+    interrupt: &Arc<AtomicBool>,
+) -> Option<PlayedGame> {
+    let setup = GameSetup::new(exp, matchup, pair, b_is_white);
+    let mut g = OrdinaryGame {
+        setup: &setup,
+        game: Game::new(Position::from_fen(&exp.variant, start).expect("validated start")),
+        engines: [
+            searcher(exp, &setup.white.engine, setup.seed),
+            searcher(exp, &setup.black.engine, setup.seed ^ 1),
+        ],
+        limits: [
+            limits(&setup.white.engine, interrupt),
+            limits(&setup.black.engine, interrupt),
+        ],
+        moves: Vec::new(),
+        stats: [PocketStats::default(), PocketStats::default()],
+        nodes: [0; 2],
     };
+    for text in opening {
+        let mv = notation::parse(g.game.position(), text)
+            .expect("opening moves are legal in both games");
+        g.log_move(mv, None);
+        g.game.play_unchecked(mv);
+    }
+    let (outcome, termination) = play_out(&mut g, &exp.adjudication, interrupt)?;
 
-    let (result, white_score) = match outcome {
-        Outcome::Win(Color::White) => ("1-0", 1.0),
-        Outcome::Win(Color::Black) => ("0-1", 0.0),
-        Outcome::Draw => ("1/2-1/2", 0.5),
-    };
-    let pos = game.position();
-    let [w, b] = stats;
-    let record = GameRecord {
-        experiment: exp.name.clone(),
-        matchup: m.name.clone(),
-        matchup_index: matchup as u32,
-        pair_index: pair,
-        game_id: id,
-        white: white_army.name.clone(),
-        black: black_army.name.clone(),
-        white_army: white_army.describe(v),
-        black_army: black_army.describe(v),
-        white_engine: white_army.engine.describe(),
-        black_engine: black_army.engine.describe(),
-        variant: v.name.clone(),
-        seed,
-        start_fen: start.to_owned(),
-        opening: opening.join(" "),
-        result: result.to_owned(),
-        white_score,
+    let pos = g.game.position();
+    let end = Ending {
+        outcome,
         termination,
-        plies: game.moves().len() as u32,
-        duration_ms: started.elapsed().as_millis() as u64,
-        white_nodes: nodes[0],
-        black_nodes: nodes[1],
-        white_pocket_ins: w.pocket_ins,
-        black_pocket_ins: b.pocket_ins,
-        white_mutations: w.mutations,
-        black_mutations: b.mutations,
-        white_promotions: w.promotions,
-        black_promotions: b.promotions,
-        white_drops: w.drops,
-        black_drops: b.drops,
-        pocket_events: w
-            .events
-            .into_iter()
-            .chain(b.events)
-            .collect::<Vec<_>>()
-            .join(" "),
-        white_material: pos.material(Color::White),
-        black_material: pos.material(Color::Black),
-        sprt_llr: None,
-        sprt_decision: None,
+        plies: g.game.moves().len() as u32,
+        nodes: g.nodes,
+        material: [pos.material(Color::White), pos.material(Color::Black)],
     };
-    Some(PlayedGame {
-        record,
-        moves: if exp.log.moves { moves } else { Vec::new() },
-    })
+    let mut record = setup.record(start, opening, &end);
+    let [w, b] = g.stats;
+    record.white_pocket_ins = w.pocket_ins;
+    record.black_pocket_ins = b.pocket_ins;
+    record.white_mutations = w.mutations;
+    record.black_mutations = b.mutations;
+    record.white_promotions = w.promotions;
+    record.black_promotions = b.promotions;
+    record.white_drops = w.drops;
+    record.black_drops = b.drops;
+    record.pocket_events = w
+        .events
+        .into_iter()
+        .chain(b.events)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(setup.finish(record, g.moves))
 }
 
 /// Score-based adjudication over the last moves of both engines.

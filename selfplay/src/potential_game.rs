@@ -6,19 +6,18 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
-use pocketlab_core::engine::SearchOptions;
+use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::potential::{
-    Army, PotentialEvaluator, PotentialGame, PotentialPosition, PotentialSearcher,
+    Army, PotentialEvaluator, PotentialGame, PotentialMove, PotentialPosition, PotentialSearcher,
 };
-use pocketlab_core::{Color, GameStatus, Outcome};
+use pocketlab_core::{Color, GameStatus};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::experiment::{EngineSettings, Experiment};
-use crate::game::{PlayedGame, adjudicate, game_id, game_seed, limits};
-use crate::log::{GameRecord, MoveRecord};
+use crate::game::{Ending, EngineGame, GameSetup, PlayedGame, limits, play_out};
+use crate::log::MoveRecord;
 
 /// Both games of pair `pair` of matchup `matchup`; `None` if interrupted.
 pub(crate) fn play_pair(
@@ -82,6 +81,70 @@ fn searcher<'a>(army: &'a Army<'a>, settings: &EngineSettings, seed: u64) -> Pot
     PotentialSearcher::new(army, &settings.eval, options)
 }
 
+/// A Potential Chess game in progress: the game, both engines, the log so far.
+struct PotentialEngineGame<'e> {
+    setup: &'e GameSetup<'e>,
+    army: &'e Army<'e>,
+    game: PotentialGame<'e>,
+    engines: [PotentialSearcher<'e>; 2],
+    limits: [SearchLimits; 2],
+    moves: Vec<MoveRecord>,
+    nodes: [u64; 2],
+}
+
+impl EngineGame for PotentialEngineGame<'_> {
+    fn status(&self) -> GameStatus {
+        self.game.status()
+    }
+
+    fn plies(&self) -> u32 {
+        self.game.moves().len() as u32
+    }
+
+    fn engine_move(&mut self, interrupt: &AtomicBool) -> Option<i32> {
+        let side = self.game.position().side_to_move().index();
+        let hashes = self.game.hashes();
+        let history = &hashes[..hashes.len() - 1];
+        let result = self.engines[side].search(self.game.position(), history, &self.limits[side]);
+        if interrupt.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mv = result.best_move.expect("an ongoing game has a legal move");
+        self.nodes[side] += result.nodes;
+        self.log_move(mv, Some((result.score, result.depth, result.nodes)));
+        self.game.play(mv).expect("the searcher plays legal moves");
+        Some(if side == 0 {
+            result.score
+        } else {
+            -result.score
+        })
+    }
+}
+
+impl PotentialEngineGame<'_> {
+    /// Logs `mv` (about to be played) with its search: the move in the
+    /// seed's notation, the mover's potential before it, the captured name.
+    fn log_move(&mut self, mv: PotentialMove, search: Option<(i32, u32, u64)>) {
+        let pos = self.game.position();
+        let ply = self.game.moves().len() as u32;
+        let piece = pos
+            .piece_at(mv.from)
+            .map(|p| self.army.piece_token(p.potential, p.promoted, p.color))
+            .unwrap_or_default();
+        self.moves.push(MoveRecord {
+            game_id: self.setup.id,
+            ply,
+            mv: pos.format_move(mv),
+            piece,
+            capture: mv.captured.map(|t| self.army.letter(t).to_string()),
+            score_cp: search.map(|s| s.0),
+            depth: search.map_or(0, |s| s.1),
+            nodes: search.map_or(0, |s| s.2),
+            fen: self.setup.logs_position_at(ply).then(|| pos.to_text()),
+        });
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn play_game(
     exp: &Experiment,
@@ -93,147 +156,47 @@ fn play_game(
     opening: &[String],
     interrupt: &Arc<AtomicBool>,
 ) -> Option<PlayedGame> {
-    let started = Instant::now();
-    let m = &exp.matchups[matchup];
-    let (white_army, black_army) = if b_is_white {
-        (&exp.armies[m.b], &exp.armies[m.a])
-    } else {
-        (&exp.armies[m.a], &exp.armies[m.b])
-    };
-    let id = game_id(matchup, pair, b_is_white);
-    let seed = game_seed(exp.seed, id);
-    let mut engines = [
-        searcher(army, &white_army.engine, seed),
-        searcher(army, &black_army.engine, seed ^ 1),
-    ];
-    let engine_limits = [
-        limits(&white_army.engine, interrupt),
-        limits(&black_army.engine, interrupt),
-    ];
+    let setup = GameSetup::new(exp, matchup, pair, b_is_white);
     let start_position = PotentialPosition::from_text(army, start).expect("the start is ours");
-    let mut game = PotentialGame::new(start_position);
-    let mut moves = Vec::new();
-    let mut nodes = [0u64; 2];
-    let mut white_scores: Vec<i32> = Vec::new();
-
-    let record = |game: &PotentialGame<'_>, text: String, search: Option<(i32, u32, u64)>| {
-        let pos = game.position();
-        let ply = game.moves().len() as u32;
-        let mv = pos.parse_move(&text).expect("recorded moves are legal");
-        let piece = pos
-            .piece_at(mv.from)
-            .map(|p| army.piece_token(p.potential, p.promoted, p.color))
-            .unwrap_or_default();
-        let fen =
-            (exp.log.fen_every > 0 && ply.is_multiple_of(exp.log.fen_every)).then(|| pos.to_text());
-        MoveRecord {
-            game_id: id,
-            ply,
-            mv: text,
-            piece,
-            capture: mv.captured.map(|t| army.letter(t).to_string()),
-            score_cp: search.map(|s| s.0),
-            depth: search.map_or(0, |s| s.1),
-            nodes: search.map_or(0, |s| s.2),
-            fen,
-        }
+    let mut g = PotentialEngineGame {
+        setup: &setup,
+        army,
+        game: PotentialGame::new(start_position),
+        engines: [
+            searcher(army, &setup.white.engine, setup.seed),
+            searcher(army, &setup.black.engine, setup.seed ^ 1),
+        ],
+        limits: [
+            limits(&setup.white.engine, interrupt),
+            limits(&setup.black.engine, interrupt),
+        ],
+        moves: Vec::new(),
+        nodes: [0; 2],
     };
-
     for text in opening {
-        let mv = game
+        let mv = g
+            .game
             .position()
             .parse_move(text)
             .expect("opening moves are legal");
-        moves.push(record(&game, text.clone(), None));
-        game.play(mv).expect("opening moves are legal");
+        g.log_move(mv, None);
+        g.game.play(mv).expect("opening moves are legal");
     }
+    let (outcome, termination) = play_out(&mut g, &exp.adjudication, interrupt)?;
 
-    let adj = &exp.adjudication;
-    let (outcome, termination) = loop {
-        if let GameStatus::Over {
-            outcome,
-            termination,
-        } = game.status()
-        {
-            break (outcome, termination.name().to_owned());
-        }
-        if game.moves().len() as u32 >= adj.max_plies {
-            break (Outcome::Draw, "adjudication-max-plies".to_owned());
-        }
-        if let Some(outcome) = adjudicate(adj, &white_scores, game.moves().len() as u32) {
-            break outcome;
-        }
-        let side = game.position().side_to_move().index();
-        let history = &game.hashes()[..game.hashes().len() - 1];
-        let result = engines[side].search(game.position(), history, &engine_limits[side]);
-        if interrupt.load(Ordering::Relaxed) {
-            return None;
-        }
-        let mv = result.best_move.expect("an ongoing game has a legal move");
-        nodes[side] += result.nodes;
-        white_scores.push(if side == 0 {
-            result.score
-        } else {
-            -result.score
-        });
-        let text = game.position().format_move(mv);
-        moves.push(record(
-            &game,
-            text,
-            Some((result.score, result.depth, result.nodes)),
-        ));
-        game.play(mv).expect("the searcher plays legal moves");
-    };
-
-    let (result, white_score) = match outcome {
-        Outcome::Win(Color::White) => ("1-0", 1.0),
-        Outcome::Win(Color::Black) => ("0-1", 0.0),
-        Outcome::Draw => ("1/2-1/2", 0.5),
-    };
-    let eval = PotentialEvaluator::new(army, &white_army.engine.eval);
-    let material = |c| eval.material(game.position(), c);
-    let v = &exp.variant;
-    let record = GameRecord {
-        experiment: exp.name.clone(),
-        matchup: m.name.clone(),
-        matchup_index: matchup as u32,
-        pair_index: pair,
-        game_id: id,
-        white: white_army.name.clone(),
-        black: black_army.name.clone(),
-        white_army: white_army.describe(v),
-        black_army: black_army.describe(v),
-        white_engine: white_army.engine.describe(),
-        black_engine: black_army.engine.describe(),
-        variant: v.name.clone(),
-        seed,
-        start_fen: start.to_owned(),
-        opening: opening.join(" "),
-        result: result.to_owned(),
-        white_score,
+    let eval = PotentialEvaluator::new(army, &setup.white.engine.eval);
+    let material = |c| eval.material(g.game.position(), c);
+    let end = Ending {
+        outcome,
         termination,
-        plies: game.moves().len() as u32,
-        duration_ms: started.elapsed().as_millis() as u64,
-        white_nodes: nodes[0],
-        black_nodes: nodes[1],
-        white_pocket_ins: 0,
-        black_pocket_ins: 0,
-        white_mutations: 0,
-        black_mutations: 0,
-        white_promotions: promotions(&game, Color::White),
-        black_promotions: promotions(&game, Color::Black),
-        white_drops: 0,
-        black_drops: 0,
-        pocket_events: String::new(),
-        white_material: material(Color::White),
-        black_material: material(Color::Black),
-        sprt_llr: None,
-        sprt_decision: None,
+        plies: g.game.moves().len() as u32,
+        nodes: g.nodes,
+        material: [material(Color::White), material(Color::Black)],
     };
-    Some(PlayedGame {
-        record,
-        moves: if exp.log.moves { moves } else { Vec::new() },
-    })
+    let mut record = setup.record(start, opening, &end);
+    record.white_promotions = promotions(&g.game, Color::White);
+    record.black_promotions = promotions(&g.game, Color::Black);
+    Some(setup.finish(record, g.moves))
 }
 
 /// Promotions made by `color` in the game (White moves on even plies from

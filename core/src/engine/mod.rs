@@ -6,17 +6,20 @@
 //! and SEE. With a node or depth limit its result depends only on the
 //! position, the history, the settings and the seed.
 
+mod budget;
 mod eval;
 mod ordering;
 mod params;
 mod search;
 mod see;
-mod tt;
+pub(crate) mod tt;
 
 pub use eval::Evaluator;
 pub use params::{EvalParams, ParamsError, Phased};
 pub use search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 pub use see::see;
+
+pub(crate) use budget::{SearchBudget, repeats_in_path};
 
 /// Scores at or beyond this are mates.
 pub const MATE: i32 = 30_000;

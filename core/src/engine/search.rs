@@ -1,15 +1,15 @@
 //! Iterative-deepening principal-variation search.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use super::eval::Evaluator;
 use super::ordering::{self, History, pick, score_move};
 use super::params::EvalParams;
 use super::see::see;
 use super::tt::{Bound, TranspositionTable};
-use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY, SearchBudget, repeats_in_path};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::variant::{DeadPosition, Variant};
@@ -99,9 +99,7 @@ pub struct Searcher<'v> {
     path: Vec<u64>,
     nodes: u64,
     seldepth: u32,
-    limits: SearchLimits,
-    started: Instant,
-    aborted: bool,
+    budget: SearchBudget,
     lmr: Vec<[i32; 64]>,
     move_buffers: Vec<MoveList>,
 }
@@ -129,9 +127,7 @@ impl<'v> Searcher<'v> {
             path: Vec::with_capacity(1024),
             nodes: 0,
             seldepth: 0,
-            limits: SearchLimits::default(),
-            started: Instant::now(),
-            aborted: false,
+            budget: SearchBudget::default(),
             lmr,
             move_buffers: (0..=MAX_PLY)
                 .map(|_| MoveList::with_capacity(256))
@@ -172,10 +168,8 @@ impl<'v> Searcher<'v> {
         limits: &SearchLimits,
         on_iteration: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.limits = limits.clone();
-        self.started = Instant::now();
+        self.budget.start(limits);
         self.nodes = 0;
-        self.aborted = false;
         self.tt.new_search();
         self.path.clear();
         self.path.extend_from_slice(history);
@@ -207,7 +201,7 @@ impl<'v> Searcher<'v> {
             self.seldepth = 0;
             let (score, best) =
                 self.aspiration(pos, depth as i32, previous, &mut root_moves, &noise_of);
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 // A partial iteration searched the previous best first, so its
                 // best move is at least as good; it is not reported as complete.
                 if let Some(best) = best {
@@ -225,17 +219,18 @@ impl<'v> Searcher<'v> {
                 seldepth: self.seldepth,
                 score,
                 nodes: self.nodes,
-                elapsed: self.started.elapsed(),
+                elapsed: self.budget.started().elapsed(),
                 pv: result.pv.clone(),
             };
             on_iteration(&info);
-            if self.aborted || score.abs() >= MATE_BOUND && depth as i32 > (MATE - score.abs()) + 2
+            if self.budget.was_exhausted()
+                || score.abs() >= MATE_BOUND && depth as i32 > (MATE - score.abs()) + 2
             {
                 break;
             }
         }
         result.nodes = self.nodes;
-        result.elapsed = self.started.elapsed();
+        result.elapsed = self.budget.started().elapsed();
         result
     }
 
@@ -271,7 +266,7 @@ impl<'v> Searcher<'v> {
         };
         loop {
             let (score, best) = self.root(pos, depth, alpha, beta, root_moves, noise);
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 return (score, best);
             }
             if score <= alpha {
@@ -338,7 +333,7 @@ impl<'v> Searcher<'v> {
                     1,
                     false,
                 ) + bonus;
-                if s > alpha && s < beta && !self.aborted {
+                if s > alpha && s < beta && !self.budget.was_exhausted() {
                     s = -self.negamax(
                         &child,
                         depth - 1,
@@ -351,7 +346,7 @@ impl<'v> Searcher<'v> {
                 s
             };
             self.path.pop();
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 break;
             }
             if score > best_score {
@@ -368,7 +363,7 @@ impl<'v> Searcher<'v> {
                 }
             }
         }
-        if !self.aborted && best_move.is_some() {
+        if !self.budget.was_exhausted() && best_move.is_some() {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if best_score > original_alpha {
@@ -383,34 +378,12 @@ impl<'v> Searcher<'v> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.aborted = true;
-        } else if self.nodes & 1023 == 0 {
-            let timed_out = self
-                .limits
-                .movetime
-                .is_some_and(|t| self.started.elapsed() >= t);
-            let stopped = self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
-            self.aborted = timed_out || stopped;
-        }
-        self.aborted
+        self.budget.exhausted(self.nodes, 1023)
     }
 
     /// Repetition within the reversible part of the path counts as a draw.
     fn is_repetition(&self, pos: &Position<'_>) -> bool {
-        let n = self.path.len();
-        let window = usize::from(pos.halfmove_clock()).min(n.saturating_sub(1));
-        let current = self.path[n - 1];
-        (4..=window)
-            .step_by(2)
-            .any(|back| self.path[n - 1 - back] == current)
+        repeats_in_path(&self.path, pos.halfmove_clock())
     }
 
     fn is_rule_draw(&self, pos: &Position<'_>) -> bool {
@@ -498,7 +471,7 @@ impl<'v> Searcher<'v> {
                     false,
                 );
                 self.path.pop();
-                if self.aborted {
+                if self.budget.was_exhausted() {
                     return 0;
                 }
                 if score >= beta {
@@ -576,16 +549,16 @@ impl<'v> Searcher<'v> {
                     ply + 1,
                     false,
                 );
-                if reduction > 0 && s > alpha && !self.aborted {
+                if reduction > 0 && s > alpha && !self.budget.was_exhausted() {
                     s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
-                if pv_node && s > alpha && s < beta && !self.aborted {
+                if pv_node && s > alpha && s < beta && !self.budget.was_exhausted() {
                     s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
             self.path.pop();
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 self.move_buffers[ply] = moves;
                 return 0;
             }
@@ -703,7 +676,7 @@ impl<'v> Searcher<'v> {
             self.path.push(child.hash());
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.path.pop();
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 self.move_buffers[ply] = moves;
                 return 0;
             }

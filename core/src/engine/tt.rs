@@ -1,4 +1,6 @@
-//! Transposition table: 4-entry buckets of 16-byte entries, owned by one searcher.
+//! Transposition table: 4-entry buckets, owned by one searcher. Generic
+//! over the stored move so both searchers share it: the orthodox one keeps
+//! a [`Move`] (16-byte entries), Potential Chess a packed potential move.
 
 use crate::moves::Move;
 
@@ -12,9 +14,9 @@ pub enum Bound {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
+pub struct Entry<M = Move> {
     check: u32,
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     pub score: i16,
     pub eval: i16,
     pub depth: i8,
@@ -25,17 +27,17 @@ pub struct Entry {
 const BUCKET: usize = 4;
 
 #[derive(Debug)]
-pub struct TranspositionTable {
-    entries: Vec<Option<Entry>>,
+pub struct TranspositionTable<M = Move> {
+    entries: Vec<Option<Entry<M>>>,
     mask: usize,
     generation: u8,
 }
 
-impl TranspositionTable {
+impl<M: Copy> TranspositionTable<M> {
     /// A table of about `megabytes` (rounded down to a power of two of buckets).
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    pub fn new(megabytes: usize) -> TranspositionTable<M> {
         let bytes = megabytes.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * size_of::<Option<Entry>>())).next_power_of_two() / 2;
+        let buckets = (bytes / (BUCKET * size_of::<Option<Entry<M>>>())).next_power_of_two() / 2;
         let buckets = buckets.max(1);
         TranspositionTable {
             entries: vec![None; buckets * BUCKET],
@@ -58,7 +60,7 @@ impl TranspositionTable {
         (hash as usize & self.mask) * BUCKET
     }
 
-    pub fn probe(&self, hash: u64) -> Option<Entry> {
+    pub fn probe(&self, hash: u64) -> Option<Entry<M>> {
         let check = (hash >> 32) as u32;
         let start = self.bucket(hash);
         self.entries[start..start + BUCKET]
@@ -71,7 +73,7 @@ impl TranspositionTable {
     pub fn store(
         &mut self,
         hash: u64,
-        mv: Option<Move>,
+        mv: Option<M>,
         score: i32,
         eval: i32,
         depth: i32,
@@ -115,7 +117,7 @@ mod tests {
     #[test]
     fn entries_are_small_and_found_again() {
         assert!(size_of::<Option<Entry>>() <= 16);
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::<Move>::new(1);
         tt.store(0xdead_beef_0000_0001, None, 42, 7, 5, Bound::Exact);
         let e = tt.probe(0xdead_beef_0000_0001).unwrap();
         assert_eq!(

@@ -27,12 +27,16 @@
 //!   move (the position has no null-move operation, and positions where
 //!   every move gives something away are common).
 
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::num::NonZeroU64;
+use std::time::Duration;
 
 use super::eval::{PotentialEvaluator, TypeWeights};
 use super::{Army, PotentialMove, PotentialPosition, splitmix};
-use crate::engine::{EvalParams, INFINITY, MATE, MATE_BOUND, MAX_PLY, SearchLimits, SearchOptions};
+use crate::engine::tt::{Bound, TranspositionTable};
+use crate::engine::{
+    EvalParams, INFINITY, MATE, MATE_BOUND, MAX_PLY, SearchBudget, SearchLimits, SearchOptions,
+    repeats_in_path,
+};
 use crate::types::{Bitboard, Color, Square};
 
 /// The outcome of [`PotentialSearcher::search`].
@@ -79,125 +83,18 @@ const FUTILITY_MARGIN: i32 = 120;
 /// each), the en passant flag, and the mover's potential in the high 32
 /// bits. Never 0, as a potential is never empty.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct PackedMove(u64);
+struct PackedMove(NonZeroU64);
 
 impl PackedMove {
     fn new(mv: PotentialMove) -> PackedMove {
         let kind = |t: Option<u8>| t.map_or(0, |t| u64::from(t) + 1);
-        PackedMove(
-            mv.from.index() as u64
-                | (mv.to.index() as u64) << 6
-                | kind(mv.promotion) << 12
-                | kind(mv.captured) << 18
-                | u64::from(mv.en_passant) << 24
-                | u64::from(mv.reduced.0) << 32,
-        )
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    /// The score is at least this (a beta cutoff).
-    Lower,
-    /// The score is at most this (no move raised alpha).
-    Upper,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    check: u32,
-    /// A [`PackedMove`], 0 for none.
-    mv: u64,
-    score: i16,
-    depth: i8,
-    bound: Bound,
-    generation: u8,
-}
-
-impl Entry {
-    fn best_move(&self) -> Option<PackedMove> {
-        (self.mv != 0).then_some(PackedMove(self.mv))
-    }
-}
-
-const BUCKET: usize = 4;
-
-/// Transposition table: buckets of four entries indexed by the position
-/// hash, checked by its upper 32 bits.
-#[derive(Debug)]
-struct Table {
-    entries: Vec<Option<Entry>>,
-    mask: usize,
-    generation: u8,
-}
-
-impl Table {
-    fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * size_of::<Option<Entry>>())).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
-        Table {
-            entries: vec![None; buckets * BUCKET],
-            mask: buckets - 1,
-            generation: 0,
-        }
-    }
-
-    fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = None);
-        self.generation = 0;
-    }
-
-    /// Call once per search so older entries yield their slots first.
-    fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-    }
-
-    fn bucket(&self, hash: u64) -> usize {
-        (hash as usize & self.mask) * BUCKET
-    }
-
-    fn probe(&self, hash: u64) -> Option<Entry> {
-        let check = (hash >> 32) as u32;
-        let start = self.bucket(hash);
-        self.entries[start..start + BUCKET]
-            .iter()
-            .flatten()
-            .find(|e| e.check == check)
-            .copied()
-    }
-
-    fn store(&mut self, hash: u64, mv: Option<PackedMove>, score: i32, depth: i32, bound: Bound) {
-        let check = (hash >> 32) as u32;
-        let start = self.bucket(hash);
-        let generation = self.generation;
-        let bucket = &mut self.entries[start..start + BUCKET];
-        let slot = bucket
-            .iter()
-            .position(|e| e.is_some_and(|e| e.check == check))
-            .unwrap_or_else(|| {
-                // An empty slot, else the shallowest entry of an older search, else the shallowest.
-                (0..BUCKET)
-                    .min_by_key(|&i| match bucket[i] {
-                        None => i32::MIN,
-                        Some(e) => {
-                            i32::from(e.depth) + if e.generation == generation { 64 } else { 0 }
-                        }
-                    })
-                    .expect("buckets are not empty")
-            });
-        let kept = bucket[slot]
-            .filter(|e| e.check == check)
-            .map_or(0, |e| e.mv);
-        bucket[slot] = Some(Entry {
-            check,
-            mv: mv.map_or(kept, |m| m.0),
-            score: score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-            depth: depth.clamp(-1, 127) as i8,
-            bound,
-            generation,
-        });
+        let bits = mv.from.index() as u64
+            | (mv.to.index() as u64) << 6
+            | kind(mv.promotion) << 12
+            | kind(mv.captured) << 18
+            | u64::from(mv.en_passant) << 24
+            | u64::from(mv.reduced.0) << 32;
+        PackedMove(NonZeroU64::new(bits).expect("a potential is never empty"))
     }
 }
 
@@ -217,16 +114,14 @@ pub struct PotentialSearcher<'a> {
     army: &'a Army<'a>,
     eval: PotentialEvaluator,
     options: SearchOptions,
-    tt: Table,
+    tt: TranspositionTable<PackedMove>,
     /// Quiet-move history by side, from square and to square.
     history: Vec<i32>,
     killers: Vec<[Option<PotentialMove>; 2]>,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
     nodes: u64,
-    limits: SearchLimits,
-    started: Instant,
-    aborted: bool,
+    budget: SearchBudget,
 }
 
 impl<'a> PotentialSearcher<'a> {
@@ -239,15 +134,13 @@ impl<'a> PotentialSearcher<'a> {
         PotentialSearcher {
             army,
             eval: PotentialEvaluator::new(army, params),
-            tt: Table::new(options.hash_megabytes),
+            tt: TranspositionTable::new(options.hash_megabytes),
             options,
             history: vec![0; 2 * 64 * 64],
             killers: vec![[None; 2]; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             nodes: 0,
-            limits: SearchLimits::default(),
-            started: Instant::now(),
-            aborted: false,
+            budget: SearchBudget::default(),
         }
     }
 
@@ -271,10 +164,8 @@ impl<'a> PotentialSearcher<'a> {
         history: &[u64],
         limits: &SearchLimits,
     ) -> PotentialSearchResult {
-        self.limits = limits.clone();
-        self.started = Instant::now();
+        self.budget.start(limits);
         self.nodes = 0;
-        self.aborted = false;
         self.tt.new_search();
         self.path.clear();
         self.path.extend_from_slice(history);
@@ -299,7 +190,7 @@ impl<'a> PotentialSearcher<'a> {
             .clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             let best = self.root(&root, depth as i32);
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 // The previous best move was searched first, so a move that
                 // finished with a better score is at least as good; the
                 // partial iteration is not reported as complete.
@@ -322,14 +213,14 @@ impl<'a> PotentialSearcher<'a> {
             }
         }
         result.nodes = self.nodes;
-        result.elapsed = self.started.elapsed();
+        result.elapsed = self.budget.started().elapsed();
         result
     }
 
     /// The legal root moves with their successors, in move-ordering order
     /// (a stable sort, so ties keep generation order).
     fn root_moves(&self, pos: &PotentialPosition<'a>) -> Vec<RootMove<'a>> {
-        let hash_move = self.tt.probe(pos.hash()).and_then(|e| e.best_move());
+        let hash_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
         let weights = self.eval.weights(pos, pos.side_to_move());
         let mut scored: Vec<(i32, RootMove<'a>)> = pos
             .legal_successors()
@@ -350,7 +241,7 @@ impl<'a> PotentialSearcher<'a> {
         if self.options.root_noise <= 0 {
             return 0;
         }
-        let key = splitmix(pos.hash() ^ self.options.seed) ^ PackedMove::new(mv).0;
+        let key = splitmix(pos.hash() ^ self.options.seed) ^ PackedMove::new(mv).0.get();
         (splitmix(key) % (self.options.root_noise as u64 + 1)) as i32
     }
 
@@ -368,11 +259,11 @@ impl<'a> PotentialSearcher<'a> {
             } else {
                 -self.negamax(&r.child, depth - 1, -a - 1, -a, 1, false)
             };
-            if i > 0 && score > a && !self.aborted {
+            if i > 0 && score > a && !self.budget.was_exhausted() {
                 score = -self.negamax(&r.child, depth - 1, -b, -a, 1, true);
             }
             self.path.pop();
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 break;
             }
             // Mate scores stay exact: noise only separates ordinary scores.
@@ -390,34 +281,12 @@ impl<'a> PotentialSearcher<'a> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.aborted = true;
-        } else if self.nodes & 255 == 0 {
-            let timed_out = self
-                .limits
-                .movetime
-                .is_some_and(|t| self.started.elapsed() >= t);
-            let stopped = self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
-            self.aborted = timed_out || stopped;
-        }
-        self.aborted
+        self.budget.exhausted(self.nodes, 255)
     }
 
     /// Repetition within the reversible part of the path counts as a draw.
     fn is_repetition(&self, pos: &PotentialPosition<'_>) -> bool {
-        let n = self.path.len();
-        let window = usize::from(pos.halfmove_clock()).min(n.saturating_sub(1));
-        let current = self.path[n - 1];
-        (4..=window)
-            .step_by(2)
-            .any(|back| self.path[n - 1 - back] == current)
+        repeats_in_path(&self.path, pos.halfmove_clock())
     }
 
     /// The n-move rule, repetition, or one piece per side (rule 6).
@@ -480,7 +349,7 @@ impl<'a> PotentialSearcher<'a> {
             }
         }
 
-        let hash_move = entry.and_then(|e| e.best_move());
+        let hash_move = entry.and_then(|e| e.mv);
         let killers = self.killers[ply];
         let weights = self.eval.weights(pos, pos.side_to_move());
         let mut moves =
@@ -514,16 +383,16 @@ impl<'a> PotentialSearcher<'a> {
                     ply + 1,
                     false,
                 );
-                if reduction > 0 && s > alpha && !self.aborted {
+                if reduction > 0 && s > alpha && !self.budget.was_exhausted() {
                     s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
-                if pv_node && s > alpha && s < beta && !self.aborted {
+                if pv_node && s > alpha && s < beta && !self.budget.was_exhausted() {
                     s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
             self.path.pop();
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 return 0;
             }
             if best.is_none_or(|(s, _)| score > s) {
@@ -557,6 +426,7 @@ impl<'a> PotentialSearcher<'a> {
             pos.hash(),
             Some(PackedMove::new(best_move)),
             score_to_tt(best_score, ply),
+            0, // no static evaluation is kept
             depth,
             bound,
         );
@@ -639,7 +509,7 @@ impl<'a> PotentialSearcher<'a> {
             self.path.push(child.hash());
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to));
             self.path.pop();
-            if self.aborted {
+            if self.budget.was_exhausted() {
                 return 0;
             }
             if score > best {
@@ -766,7 +636,7 @@ impl<'a> PotentialSearcher<'a> {
         let mut pos = first.child.clone();
         let mut seen = vec![pos.hash()];
         while pv.len() < max_len {
-            let Some(packed) = self.tt.probe(pos.hash()).and_then(|e| e.best_move()) else {
+            let Some(packed) = self.tt.probe(pos.hash()).and_then(|e| e.mv) else {
                 break;
             };
             let Some(mv) = pos
@@ -842,8 +712,7 @@ mod tests {
         )
         .unwrap();
         let moves = pos.pseudo_legal_moves();
-        let mut packed: Vec<u64> = moves.iter().map(|&m| PackedMove::new(m).0).collect();
-        assert!(packed.iter().all(|&p| p != 0));
+        let mut packed: Vec<u64> = moves.iter().map(|&m| PackedMove::new(m).0.get()).collect();
         packed.sort_unstable();
         packed.dedup();
         assert_eq!(packed.len(), moves.len());
@@ -851,17 +720,15 @@ mod tests {
 
     #[test]
     fn table_entries_are_found_again() {
-        assert!(size_of::<Option<Entry>>() <= 24);
-        let mut tt = Table::new(1);
-        tt.store(
-            0xdead_beef_0000_0001,
-            Some(PackedMove(7)),
-            42,
-            5,
-            Bound::Exact,
-        );
+        assert!(size_of::<Option<crate::engine::tt::Entry<PackedMove>>>() <= 24);
+        let mut tt = TranspositionTable::new(1);
+        let mv = PackedMove(NonZeroU64::new(7).unwrap());
+        tt.store(0xdead_beef_0000_0001, Some(mv), 42, 0, 5, Bound::Exact);
         let e = tt.probe(0xdead_beef_0000_0001).unwrap();
-        assert_eq!((e.score, e.depth, e.bound, e.mv), (42, 5, Bound::Exact, 7));
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.mv),
+            (42, 5, Bound::Exact, Some(mv))
+        );
         assert!(tt.probe(0x1234_5678_0000_0001).is_none());
     }
 }

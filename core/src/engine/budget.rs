@@ -1,0 +1,112 @@
+//! What both searchers (orthodox and Potential Chess) share about when to
+//! stop: the node, time and stop-flag limits, and repetition on the path.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::search::SearchLimits;
+
+/// A search's limits and whether they have been reached. Once exhausted it
+/// stays exhausted until [`SearchBudget::start`], so a search unwinds at once.
+#[derive(Debug)]
+pub(crate) struct SearchBudget {
+    limits: SearchLimits,
+    started: Instant,
+    exhausted: bool,
+}
+
+impl Default for SearchBudget {
+    fn default() -> SearchBudget {
+        SearchBudget {
+            limits: SearchLimits::default(),
+            started: Instant::now(),
+            exhausted: false,
+        }
+    }
+}
+
+impl SearchBudget {
+    /// Begin a search under `limits`.
+    pub(crate) fn start(&mut self, limits: &SearchLimits) {
+        self.limits = limits.clone();
+        self.started = Instant::now();
+        self.exhausted = false;
+    }
+
+    pub(crate) fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Whether the search must stop after `nodes` nodes. The node limit is
+    /// exact; the clock and the stop flag are read when `nodes` is a
+    /// multiple of `every` + 1 (a power of two minus one), since reading
+    /// them at every node costs more than the search step.
+    pub(crate) fn exhausted(&mut self, nodes: u64, every: u64) -> bool {
+        if self.exhausted {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| nodes >= n) {
+            self.exhausted = true;
+        } else if nodes & every == 0 {
+            let timed_out = self
+                .limits
+                .movetime
+                .is_some_and(|t| self.started.elapsed() >= t);
+            let stopped = self
+                .limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            self.exhausted = timed_out || stopped;
+        }
+        self.exhausted
+    }
+
+    /// Whether the last search stopped on a limit rather than finishing.
+    pub(crate) fn was_exhausted(&self) -> bool {
+        self.exhausted
+    }
+}
+
+/// Whether the last hash of `path` (the current position) occurred before
+/// within the reversible part of the game (`halfmove_clock` plies), with the
+/// same side to move: a repetition, scored as a draw by both searchers.
+pub(crate) fn repeats_in_path(path: &[u64], halfmove_clock: u16) -> bool {
+    let n = path.len();
+    let window = usize::from(halfmove_clock).min(n.saturating_sub(1));
+    let current = path[n - 1];
+    (4..=window)
+        .step_by(2)
+        .any(|back| path[n - 1 - back] == current)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_limits_are_exact_and_sticky() {
+        let mut budget = SearchBudget::default();
+        budget.start(&SearchLimits::nodes(10));
+        assert!(!budget.exhausted(9, 1023));
+        assert!(budget.exhausted(10, 1023));
+        assert!(budget.exhausted(0, 1023), "stays exhausted");
+        budget.start(&SearchLimits::default());
+        assert!(!budget.exhausted(1_000_000, 1023));
+    }
+
+    #[test]
+    fn repetitions_need_the_same_side_and_the_reversible_window() {
+        // Positions: a b c d a (a repeats 4 plies back).
+        assert!(repeats_in_path(&[1, 2, 3, 4, 1], 4));
+        assert!(
+            !repeats_in_path(&[1, 2, 3, 4, 1], 3),
+            "an irreversible move between"
+        );
+        assert!(
+            !repeats_in_path(&[1, 2, 1], 2),
+            "2 plies back is not a repetition here"
+        );
+        assert!(!repeats_in_path(&[1, 2, 3, 1], 9), "the other side to move");
+    }
+}
