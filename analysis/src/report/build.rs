@@ -1008,23 +1008,12 @@ fn branching(
         .into_iter()
         .zip(strs(&starts, "start_fen")?)
         .collect();
-    let mv = moves
-        .filter(sample)
-        .select([col("game_id"), col("ply"), col("move")])
-        .sort(["game_id", "ply"], SortMultipleOptions::default())
-        .collect()?;
-    let (ids, texts) = (u64s(&mv, "game_id")?, strs(&mv, "move")?);
+    let (ids, texts) = game_moves(moves.filter(sample))?;
     let army = exp.variant.potential_army();
     let (mut positions, mut total) = (0u64, 0u64);
-    let mut i = 0;
-    while i < ids.len() {
-        let id = ids[i];
-        let end = ids[i..]
-            .iter()
-            .position(|&g| g != id)
-            .map_or(ids.len(), |k| i + k);
+    for (id, plies) in games_of(&ids) {
         if let Some(start) = start_of.get(&id) {
-            let game = &texts[i..end];
+            let game = &texts[plies];
             let counts = match &army {
                 Some(army) => potential_move_counts(army, start, game),
                 None => move_counts(&exp.variant, start, game),
@@ -1033,7 +1022,6 @@ fn branching(
             positions += counts.len() as u64;
             total += counts.iter().sum::<u64>();
         }
-        i = end;
     }
     Ok((
         (positions > 0).then(|| total as f64 / positions as f64),
@@ -1054,6 +1042,24 @@ fn colour_headline(values: &ColourValues) -> Option<String> {
         "Square colours: a piece on {} ({}) is worth {:.2} average pieces, on {} ({}) {:.2}.",
         best.name, best.betza, best.value, worst.name, worst.betza, worst.value
     ))
+}
+
+/// Every logged move as (game id, move text), in game and ply order.
+pub(super) fn game_moves(moves: LazyFrame) -> Result<(Vec<u64>, Vec<String>), ReportError> {
+    let df = moves
+        .select([col("game_id"), col("ply"), col("move")])
+        .sort(["game_id", "ply"], SortMultipleOptions::default())
+        .collect()?;
+    Ok((u64s(&df, "game_id")?, strs(&df, "move")?))
+}
+
+/// Each game's id and the range of its rows in ids sorted by game.
+pub(super) fn games_of(ids: &[u64]) -> impl Iterator<Item = (u64, std::ops::Range<usize>)> + '_ {
+    ids.chunk_by(|a, b| a == b).scan(0, |start, run| {
+        let range = *start..*start + run.len();
+        *start = range.end;
+        Some((run[0], range))
+    })
 }
 
 /// Legal moves in each position of a logged game, up to the first move

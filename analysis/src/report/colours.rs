@@ -25,7 +25,7 @@ use pocketlab_core::{Color, MoveList, Position, Square, notation};
 use pocketlab_selfplay::Experiment;
 use polars::prelude::*;
 
-use super::build::{ReportError, f64s, log_error, scan, strs, u64s};
+use super::build::{ReportError, f64s, game_moves, games_of, log_error, scan, strs, u64s};
 use super::model::{ColourValue, ColourValues};
 use crate::training::fit::{FitSettings, MIN_SUPPORT_GAMES, Sample, fit};
 use crate::training::samples::is_quiet;
@@ -65,22 +65,7 @@ fn fit_colours(positions: &[QuietPosition], map: &RegionMap, seed: u64) -> Colou
     let square_region: Vec<usize> = Square::all().map(region_of).collect();
 
     // Colour fit: feature 0 is White's edge, then one per colour.
-    let samples: Vec<Sample> = positions
-        .iter()
-        .map(|p| {
-            let mut features = vec![0.0; n + 1];
-            features[0] = 1.0;
-            for (sq, sign) in p.pieces() {
-                features[1 + square_region[sq.index()]] += sign;
-            }
-            Sample {
-                features,
-                offset: 0.0,
-                result: p.result,
-                game: p.game,
-            }
-        })
-        .collect();
+    let samples = samples(positions, n, |sq, _| square_region[sq.index()]);
     let mut prior = vec![PRIOR; n + 1];
     prior[0] = 0.0;
     let settings = FitSettings {
@@ -165,23 +150,10 @@ fn square_values(
     colour_values: &[f64],
     seed: u64,
 ) -> Vec<Option<f64>> {
-    let samples: Vec<Sample> = positions
-        .iter()
-        .map(|p| {
-            let mut features = vec![0.0; 65];
-            features[0] = 1.0;
-            for (sq, sign) in p.pieces() {
-                let own = if sign > 0.0 { sq } else { sq.flip_vertical() };
-                features[1 + own.index()] += sign;
-            }
-            Sample {
-                features,
-                offset: 0.0,
-                result: p.result,
-                game: p.game,
-            }
-        })
-        .collect();
+    // A piece's square as seen from its owner's side.
+    let samples = samples(positions, 64, |sq, sign| {
+        if sign > 0.0 { sq } else { sq.flip_vertical() }.index()
+    });
     // A square's prior is the value of its colour for the side standing
     // there: for a map symmetric between the sides, the same colour.
     let mut prior = vec![0.0; 65];
@@ -205,6 +177,32 @@ fn square_values(
                 .collect::<std::collections::BTreeSet<_>>()
                 .len();
             (seen >= MIN_SUPPORT_GAMES).then_some(result.values[1 + sq])
+        })
+        .collect()
+}
+
+/// One sample per position: feature 0 is White's edge (always 1), feature
+/// `1 + feature_of(square, sign)` counts White's pieces (+1) minus Black's
+/// (-1) there.
+fn samples(
+    positions: &[QuietPosition],
+    features: usize,
+    feature_of: impl Fn(Square, f64) -> usize,
+) -> Vec<Sample> {
+    positions
+        .iter()
+        .map(|p| {
+            let mut x = vec![0.0; features + 1];
+            x[0] = 1.0;
+            for (sq, sign) in p.pieces() {
+                x[1 + feature_of(sq, sign)] += sign;
+            }
+            Sample {
+                features: x,
+                offset: 0.0,
+                result: p.result,
+                game: p.game,
+            }
         })
         .collect()
 }
@@ -252,26 +250,16 @@ fn quiet_positions(dirs: &[PathBuf], exp: &Experiment) -> Result<Vec<QuietPositi
     if moves.clone().collect_schema()?.is_empty() {
         return Ok(Vec::new());
     }
-    let moves = moves
-        .select([col("game_id"), col("ply"), col("move")])
-        .sort(["game_id", "ply"], SortMultipleOptions::default())
-        .collect()?;
-    let (ids, texts) = (u64s(&moves, "game_id")?, strs(&moves, "move")?);
+    let (ids, texts) = game_moves(moves)?;
     let eval = Evaluator::new(&exp.variant, &EvalParams::default());
     let royal = exp.variant.royal;
     let mut buffer = MoveList::new();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < ids.len() {
-        let id = ids[i];
-        let end = ids[i..]
-            .iter()
-            .position(|&g| g != id)
-            .map_or(ids.len(), |k| i + k);
+    for (id, plies) in games_of(&ids) {
         if let Some((start, result)) = start_of.get(&id) {
             let mut pos = Position::from_fen(&exp.variant, start)
                 .map_err(|e| log_error(&dirs[0], format!("game {id}: start position: {e}")))?;
-            for (ply, text) in texts[i..end].iter().enumerate() {
+            for (ply, text) in texts[plies].iter().enumerate() {
                 if ply >= SKIP_PLIES
                     && ply % SAMPLE_EVERY == 0
                     && is_quiet(&pos, &eval, &mut buffer)
@@ -289,7 +277,6 @@ fn quiet_positions(dirs: &[PathBuf], exp: &Experiment) -> Result<Vec<QuietPositi
                 pos = pos.after(mv);
             }
         }
-        i = end;
     }
     Ok(out)
 }

@@ -10,7 +10,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::super::super::model::{ColourValues, Report};
 use super::super::format::{count, fixed};
 use super::canvas::{Plot, PlotError};
-use super::style::{GRID, LABEL_SIZE, MUTED, NOTE_SIZE, TEXT, font, header, muted, palette};
+use super::style::{
+    GRID, LABEL_SIZE, MUTED, NOTE_SIZE, TEXT, diverging, font, header, muted, palette,
+};
 
 const CELL: i32 = 76;
 const MARGIN: i32 = 40;
@@ -205,17 +207,9 @@ impl ColourMap {
     }
 }
 
-/// Diverging colour around 1.0, saturated at `1 ± span`; the flag picks
-/// white text on dark fills.
+/// Diverging colour around 1.0, saturated at `1 ± span`, with the text
+/// colour that reads on it.
 fn value_colour(value: f64, span: f64) -> (RGBColor, RGBColor) {
-    let t = ((value - 1.0) / span).clamp(-1.0, 1.0);
-    let end = if t >= 0.0 {
-        (33.0, 102.0, 172.0)
-    } else {
-        (178.0, 24.0, 43.0)
-    };
-    let a = t.abs();
-    let mix = |e: f64| (247.0 + (e - 247.0) * a).round() as u8;
-    let fill = RGBColor(mix(end.0), mix(end.1), mix(end.2));
-    (fill, if a > 0.55 { WHITE } else { TEXT })
+    let (fill, dark) = diverging((value - 1.0) / span);
+    (fill, if dark { WHITE } else { TEXT })
 }

@@ -12,8 +12,8 @@ use super::super::derived::{matrix_label, matrix_short};
 use super::super::format::{count, games, percent};
 use super::canvas::{Plot, PlotError};
 use super::style::{
-    HEADER_HEIGHT, LABEL_SIZE, MUTED, NEUTRAL, NOTE_SIZE, TEXT, fit, font, header, muted,
-    text_width,
+    HEADER_HEIGHT, LABEL_SIZE, MUTED, NEUTRAL, NOTE_SIZE, TEXT, diverging, fit, font, header,
+    muted, text_width,
 };
 
 #[derive(Clone, Debug)]
@@ -243,21 +243,5 @@ impl Matrix {
 /// scores more, red when less, saturated at 25% / 75%. The flag says the
 /// colour is dark enough to need white text.
 fn score_colour(score: f64) -> (RGBColor, bool) {
-    let t = ((score - 0.5) / 0.25).clamp(-1.0, 1.0);
-    let white = (247.0, 247.0, 247.0);
-    let end = if t >= 0.0 {
-        (33.0, 102.0, 172.0)
-    } else {
-        (178.0, 24.0, 43.0)
-    };
-    let a = t.abs();
-    let mix = |w: f64, e: f64| (w + (e - w) * a).round() as u8;
-    (
-        RGBColor(
-            mix(white.0, end.0),
-            mix(white.1, end.1),
-            mix(white.2, end.2),
-        ),
-        a > 0.55,
-    )
+    diverging((score - 0.5) / 0.25)
 }

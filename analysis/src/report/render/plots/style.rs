@@ -172,3 +172,18 @@ pub(super) fn tick_decimals(lo: f64, hi: f64) -> usize {
         _ => 3,
     }
 }
+
+/// A diverging colour for `t` in -1..=1 (clamped): near-white at 0, red
+/// towards -1, blue towards +1 (ColorBrewer RdBu ends). The flag says the
+/// colour is dark enough to need white text.
+pub(super) fn diverging(t: f64) -> (RGBColor, bool) {
+    let t = t.clamp(-1.0, 1.0);
+    let end = if t >= 0.0 {
+        (33.0, 102.0, 172.0)
+    } else {
+        (178.0, 24.0, 43.0)
+    };
+    let a = t.abs();
+    let mix = |e: f64| (247.0 + (e - 247.0) * a).round() as u8;
+    (RGBColor(mix(end.0), mix(end.1), mix(end.2)), a > 0.55)
+}
