@@ -23,6 +23,9 @@ pub struct TrainingFile {
     /// Random armies per generation (pieces drawn per slot from nearby classes).
     #[serde(default = "default_armies")]
     pub random_armies: usize,
+    /// Share of those armies left as the variant's own army (0 to 1).
+    #[serde(default = "default_own_army_share")]
+    pub own_army_share: f64,
     /// Positions sampled per game: the log's FEN every this many plies.
     #[serde(default = "default_fen_every")]
     pub fen_every: u32,
@@ -54,6 +57,9 @@ pub struct TrainingFile {
 
 fn default_armies() -> usize {
     8
+}
+fn default_own_army_share() -> f64 {
+    0.25
 }
 fn default_validation_armies() -> usize {
     8
@@ -110,6 +116,9 @@ impl TrainingFile {
         }
         if file.random_armies < 2 {
             return Err(bad("random_armies", "at least 2"));
+        }
+        if !(0.0..=1.0).contains(&file.own_army_share) {
+            return Err(bad("own_army_share", "a share between 0 and 1"));
         }
         if file.fen_every == 0 {
             return Err(bad("fen_every", "at least 1"));

@@ -216,7 +216,11 @@ pub fn train(
         let params_text = std::fs::read_to_string(&params_path)?;
         let params = EvalParams::from_toml(&params_path.display().to_string(), &params_text)?;
         let mut rng = ChaCha8Rng::seed_from_u64(file.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9));
-        let armies = random_armies(&variant, file.random_armies, &mut rng);
+        let mut armies = random_armies(&variant, file.random_armies, &mut rng);
+        // Some armies stay the variant's own, so the positions of the game
+        // as designed (and its mutation choices) are among the samples.
+        let own = (file.random_armies as f64 * file.own_army_share).round() as usize;
+        armies.iter_mut().take(own).for_each(BTreeMap::clear);
         let exp_text = generation_experiment(file, &spec, g, &armies);
         let exp_path = gdir.join("experiment.toml");
         std::fs::write(&exp_path, &exp_text)?;
