@@ -37,8 +37,12 @@ const SKIP_PLIES: usize = 8;
 const SAMPLE_EVERY: usize = 2;
 /// Starting value of every colour and the unit of the fit before scaling.
 const PRIOR: f64 = 100.0;
-/// Pull of the per-square fit towards the colour's value.
-const SQUARE_SHRINKAGE: f64 = 2e-6;
+/// Weight of the starting value (every colour alike) in the colour fit:
+/// about as much evidence as 100 positions (see [`FitSettings`]).
+const COLOUR_PRIOR: f64 = 1e-4;
+/// Pull of the per-square fit towards the colour's value: a square's value
+/// moves halfway from its colour's after about 300 positions with a piece there.
+const SQUARE_SHRINKAGE: f64 = 2e-3;
 const BOOTSTRAP: usize = 100;
 
 /// Colour values from the logs, or `None` when the variant has no colour map.
@@ -69,7 +73,7 @@ fn fit_colours(positions: &[QuietPosition], map: &RegionMap, seed: u64) -> Colou
     let mut prior = vec![PRIOR; n + 1];
     prior[0] = 0.0;
     let settings = FitSettings {
-        regularization: 1e-7,
+        regularization: COLOUR_PRIOR,
         max_iterations: 40,
         bootstrap: BOOTSTRAP,
         seed,

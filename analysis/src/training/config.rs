@@ -29,7 +29,8 @@ pub struct TrainingFile {
     /// Positions sampled per game: the log's FEN every this many plies.
     #[serde(default = "default_fen_every")]
     pub fen_every: u32,
-    /// Pull of the fit towards the current values.
+    /// Pull of the fit towards the current values, per squared centipawn
+    /// against the summed log-loss (`1e-4`: about 100 positions of evidence).
     #[serde(default = "default_regularization")]
     pub regularization: f64,
     #[serde(default = "default_bootstrap")]
@@ -68,7 +69,7 @@ fn default_fen_every() -> u32 {
     6
 }
 fn default_regularization() -> f64 {
-    1e-7
+    1e-4
 }
 fn default_bootstrap() -> usize {
     60

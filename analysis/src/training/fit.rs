@@ -4,10 +4,11 @@
 //! Model: P(White scores) = σ(k · (offset + Σ wᵢ xᵢ)), where xᵢ are White-
 //! minus-Black counts (pieces on the board, pieces in the pocket), wᵢ the
 //! values in centipawns and k a scale fitted first with the starting
-//! Values and scale are only identified together, so one value (the pawn)
+//! values. Values and scale are only identified together, so one value (the pawn)
 //! is held at its prior as the unit, and the scale and the other values are
 //! fitted in turn until they agree. Loss: cross-entropy against the result
-//! (1, ½, 0) plus λ Σ (wᵢ − priorᵢ)², minimised by Newton's method.
+//! (1, ½, 0), summed over positions, plus λ Σ (wᵢ − priorᵢ)², minimised by
+//! Newton's method.
 //! Intervals come from a bootstrap over games, since positions of one game
 //! are correlated.
 
@@ -28,7 +29,10 @@ pub struct Sample {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitSettings {
-    /// Pull towards the prior, per squared centipawn per sample.
+    /// Pull towards the prior, per squared centipawn, against the summed
+    /// log-loss of all samples: a fixed amount of evidence, so the prior
+    /// fades as data grow. With the usual scale (k ≈ 0.003) `1e-4` weighs
+    /// about as much as 100 positions where the piece is imbalanced.
     pub regularization: f64,
     pub max_iterations: usize,
     pub bootstrap: usize,
@@ -41,7 +45,8 @@ pub struct FitSettings {
 pub struct FitResult {
     pub values: Vec<f64>,
     /// 95% bootstrap percentile intervals; NaN where the feature was seen in
-    /// fewer than [`MIN_SUPPORT_GAMES`] games (the value is then the prior's).
+    /// fewer than [`MIN_SUPPORT_GAMES`] games or the prior weighs more than
+    /// the data (the value is then mostly the prior's).
     pub intervals: Vec<(f64, f64)>,
     pub scale: f64,
     /// Mean cross-entropy at the prior and at the fit.
@@ -93,6 +98,21 @@ fn fit_scale(samples: &[&Sample], prior: &[f64]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
+/// Per value, what the data say about it: the diagonal of the mean
+/// cross-entropy's Hessian at `w` (the prior adds `2λ` to each).
+fn data_information(samples: &[&Sample], w: &[f64], scale: f64) -> Vec<f64> {
+    let n = samples.len().max(1) as f64;
+    let mut information = vec![0.0; w.len()];
+    for s in samples {
+        let p = sigmoid(scale * (s.offset + dot(&s.features, w)));
+        let h = p * (1.0 - p) * scale * scale / n;
+        for (info, &x) in information.iter_mut().zip(&s.features) {
+            *info += h * x * x;
+        }
+    }
+    information
+}
+
 /// Newton's method from `start`; features that never vary keep their prior.
 fn newton(
     samples: &[&Sample],
@@ -103,7 +123,9 @@ fn newton(
 ) -> Vec<f64> {
     let m = prior.len();
     let n = samples.len().max(1) as f64;
-    let lambda = settings.regularization;
+    // The prior is a fixed amount of evidence: λ against the summed
+    // log-loss, so against the mean it weighs λ / n and fades as data grow.
+    let lambda = settings.regularization / n;
     let mut w = start.to_vec();
     for _ in 0..settings.max_iterations {
         let mut grad = vec![0.0; m];
@@ -202,12 +224,16 @@ pub fn fit(samples: &[Sample], prior: &[f64], settings: &FitSettings) -> FitResu
                 .count()
         })
         .collect();
+    let data_information = data_information(&all, &values, scale);
+    let prior_information = 2.0 * settings.regularization / samples.len().max(1) as f64;
     let intervals = draws
         .into_iter()
         .zip(&values)
-        .zip(&support)
-        .map(|((mut d, &v), &games_with_feature)| {
-            if games_with_feature < MIN_SUPPORT_GAMES {
+        .zip(support.iter().zip(&data_information))
+        .map(|((mut d, &v), (&games_with_feature, &information))| {
+            // Too few games, or a value the prior holds more than the data
+            // do: the bootstrap would only show the prior's narrowness.
+            if games_with_feature < MIN_SUPPORT_GAMES || information < prior_information {
                 return (f64::NAN, f64::NAN);
             }
             if d.is_empty() {
@@ -305,5 +331,31 @@ mod tests {
             },
         );
         assert!((r.values[1] - 777.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn values_the_prior_holds_get_no_interval() {
+        // Feature 1 is imbalanced in only 30 positions (of 30 games): the
+        // prior, worth about 100 such positions, outweighs them.
+        let mut samples = synthetic(&[200.0], 0.004, 4000, 1, 6);
+        for (i, s) in samples.iter_mut().enumerate() {
+            s.features.push(if i < 30 { 1.0 } else { 0.0 });
+        }
+        let settings = FitSettings {
+            regularization: 1e-4,
+            max_iterations: 30,
+            bootstrap: 20,
+            seed: 3,
+            anchor: None,
+        };
+        let r = fit(&samples, &[150.0, 500.0], &settings);
+        assert!(r.intervals[0].0.is_finite(), "{:?}", r.intervals[0]);
+        assert!(r.intervals[1].0.is_nan(), "{:?}", r.intervals[1]);
+        // With ten times the evidence the same prior no longer decides.
+        for s in samples.iter_mut().take(1500) {
+            s.features[1] = 1.0;
+        }
+        let r = fit(&samples, &[150.0, 500.0], &settings);
+        assert!(r.intervals[1].0.is_finite(), "{:?}", r.intervals[1]);
     }
 }
