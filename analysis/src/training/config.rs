@@ -30,7 +30,9 @@ pub struct TrainingFile {
     #[serde(default = "default_fen_every")]
     pub fen_every: u32,
     /// Pull of the fit towards the current values, per squared centipawn
-    /// against the summed log-loss (`1e-4`: about 100 positions of evidence).
+    /// against the summed log-loss (`5e-3`: about 5,000 positions of
+    /// evidence; much weaker priors let values and scale drift together
+    /// from one generation to the next).
     #[serde(default = "default_regularization")]
     pub regularization: f64,
     #[serde(default = "default_bootstrap")]
@@ -69,7 +71,7 @@ fn default_fen_every() -> u32 {
     6
 }
 fn default_regularization() -> f64 {
-    1e-4
+    5e-3
 }
 fn default_bootstrap() -> usize {
     60
