@@ -98,7 +98,7 @@ pub fn summarize(
         .collect();
     if !unmeasured.is_empty() {
         findings.push(format!(
-            "Too few games with an imbalance in {} to measure them: their values are the starting ones (no interval). Play more generations or more random armies.",
+            "Too little evidence on {} to measure them (too few positions where they are imbalanced, so the prior outweighs the games): their values stay close to the starting ones and get no interval. Play more generations or more random armies.",
             unmeasured.join(", ")
         ));
     }
