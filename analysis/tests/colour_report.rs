@@ -29,11 +29,10 @@ a = "first"
 b = "second"
 "#;
 
-#[test]
-fn a_chess_mutation_report_values_each_colour() {
-    let dir = tempfile::tempdir().unwrap();
+/// Runs `experiment` with `pocketlab run`; the report's directory.
+fn run(dir: &tempfile::TempDir, experiment: &str) -> std::path::PathBuf {
     let file = dir.path().join("tiny.toml");
-    std::fs::write(&file, TINY_MUTATION).unwrap();
+    std::fs::write(&file, experiment).unwrap();
     let log = dir.path().join("run").join("log");
     let status = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
         .args(["run", file.to_str().unwrap(), "--quiet", "--threads", "2"])
@@ -41,7 +40,13 @@ fn a_chess_mutation_report_values_each_colour() {
         .status()
         .unwrap();
     assert!(status.success());
-    let report = dir.path().join("run");
+    dir.path().join("run")
+}
+
+#[test]
+fn a_chess_mutation_report_values_each_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = run(&dir, TINY_MUTATION);
 
     let markdown = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(markdown.contains("What each square colour is worth"));
@@ -81,22 +86,10 @@ fn a_chess_mutation_report_values_each_colour() {
 #[test]
 fn reports_of_variants_without_a_map_have_no_colour_section() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("tiny.toml");
-    std::fs::write(
-        &file,
-        TINY_MUTATION
-            .replace("chess-mutation", "chess")
-            .replace("pairs = 6", "pairs = 1"),
-    )
-    .unwrap();
-    let log = dir.path().join("run").join("log");
-    let status = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
-        .args(["run", file.to_str().unwrap(), "--quiet", "--threads", "2"])
-        .args(["--out", log.to_str().unwrap()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let report = dir.path().join("run");
+    let chess = TINY_MUTATION
+        .replace("chess-mutation", "chess")
+        .replace("pairs = 6", "pairs = 1");
+    let report = run(&dir, &chess);
     let markdown = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(!markdown.contains("What each square colour is worth"));
     assert!(!report.join("tables/colour_values.csv").exists());

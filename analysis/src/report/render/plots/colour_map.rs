@@ -11,7 +11,7 @@ use super::super::super::model::{ColourValues, Report};
 use super::super::format::{count, fixed};
 use super::canvas::{Plot, PlotError};
 use super::style::{
-    GRID, LABEL_SIZE, MUTED, NOTE_SIZE, TEXT, diverging, font, header, muted, palette,
+    GRID, LABEL_SIZE, MUTED, NOTE_SIZE, TEXT, diverging, diverging_key, font, header, palette,
 };
 
 const CELL: i32 = 76;
@@ -123,7 +123,14 @@ impl Plot for ColourMap {
                 font(LABEL_SIZE).pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;
         }
-        self.draw_key(&body, x0, y0 + 8 * CELL + 34)
+        let (low, high) = (fixed(1.0 - self.span, 2), fixed(1.0 + self.span, 2));
+        diverging_key(
+            &body,
+            (x0, y0 + 8 * CELL + 34),
+            8 * CELL,
+            [&low, "1.00", &high],
+            "red: worth less than the average piece · blue: worth more · –: too rarely occupied",
+        )
     }
 }
 
@@ -171,37 +178,6 @@ impl ColourMap {
             font(18.0)
                 .color(&ink)
                 .pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
-        Ok(())
-    }
-
-    fn draw_key<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        x0: i32,
-        y: i32,
-    ) -> Result<(), PlotError> {
-        let width = 8 * CELL;
-        let steps = 80;
-        for k in 0..steps {
-            let v = 1.0 - self.span + 2.0 * self.span * f64::from(k) / f64::from(steps - 1);
-            let xa = x0 + width * k / steps;
-            let xb = x0 + width * (k + 1) / steps;
-            area.draw(&Rectangle::new(
-                [(xa, y), (xb, y + 14)],
-                value_colour(v, self.span).0.filled(),
-            ))?;
-        }
-        let below = |t: String, x: i32, h: HPos| {
-            Text::new(t, (x, y + 20), font(NOTE_SIZE).pos(Pos::new(h, VPos::Top)))
-        };
-        area.draw(&below(fixed(1.0 - self.span, 2), x0, HPos::Left))?;
-        area.draw(&below("1.00".to_owned(), x0 + width / 2, HPos::Center))?;
-        area.draw(&below(fixed(1.0 + self.span, 2), x0 + width, HPos::Right))?;
-        area.draw(&Text::new(
-            "red: worth less than the average piece · blue: worth more · –: too rarely occupied",
-            (x0, y + 44),
-            muted(NOTE_SIZE).pos(Pos::new(HPos::Left, VPos::Top)),
         ))?;
         Ok(())
     }

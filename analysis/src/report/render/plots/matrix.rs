@@ -12,8 +12,8 @@ use super::super::derived::{matrix_label, matrix_short};
 use super::super::format::{count, games, percent};
 use super::canvas::{Plot, PlotError};
 use super::style::{
-    HEADER_HEIGHT, LABEL_SIZE, MUTED, NEUTRAL, NOTE_SIZE, TEXT, diverging, fit, font, header,
-    muted, text_width,
+    HEADER_HEIGHT, LABEL_SIZE, MUTED, NEUTRAL, NOTE_SIZE, TEXT, diverging, diverging_key, fit,
+    font, header, muted, text_width,
 };
 
 #[derive(Clone, Debug)]
@@ -144,7 +144,13 @@ impl Plot for Matrix {
                 )?;
             }
         }
-        self.draw_key(&body, x0, y0 + n * c + 26)
+        diverging_key(
+            &body,
+            (x0, y0 + n * c + 26),
+            self.grid_width().clamp(240, 420),
+            ["25% or less", "50%", "75% or more"],
+            "red: row piece weaker · blue: row piece stronger",
+        )
     }
 }
 
@@ -199,42 +205,6 @@ impl Matrix {
                 style(small),
             ))?,
         }
-        Ok(())
-    }
-
-    /// The colour key: a gradient from 25% to 75% with its meaning.
-    fn draw_key<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        x0: i32,
-        y: i32,
-    ) -> Result<(), PlotError> {
-        let width = self.grid_width().clamp(240, 420);
-        let steps = 60;
-        for k in 0..steps {
-            let s = 0.25 + 0.5 * k as f64 / (steps - 1) as f64;
-            let xa = x0 + width * k / steps;
-            let xb = x0 + width * (k + 1) / steps;
-            area.draw(&Rectangle::new(
-                [(xa, y), (xb, y + 14)],
-                score_colour(s).0.filled(),
-            ))?;
-        }
-        let below = |t: &str, x: i32, h: HPos| {
-            Text::new(
-                t.to_owned(),
-                (x, y + 20),
-                font(NOTE_SIZE).pos(Pos::new(h, VPos::Top)),
-            )
-        };
-        area.draw(&below("25% or less", x0, HPos::Left))?;
-        area.draw(&below("50%", x0 + width / 2, HPos::Center))?;
-        area.draw(&below("75% or more", x0 + width, HPos::Right))?;
-        area.draw(&Text::new(
-            "red: row piece weaker · blue: row piece stronger",
-            (x0, y + 44),
-            muted(NOTE_SIZE).pos(Pos::new(HPos::Left, VPos::Top)),
-        ))?;
         Ok(())
     }
 }

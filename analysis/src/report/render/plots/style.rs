@@ -187,3 +187,43 @@ pub(super) fn diverging(t: f64) -> (RGBColor, bool) {
     let mix = |e: f64| (247.0 + (e - 247.0) * a).round() as u8;
     (RGBColor(mix(end.0), mix(end.1), mix(end.2)), a > 0.55)
 }
+
+/// The key of a diverging heat map: a bar from -1 to +1 in [`diverging`]
+/// colours, `labels` under its left end, middle and right end, and a note
+/// saying what the colours mean.
+pub(super) fn diverging_key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x0, y): (i32, i32),
+    width: i32,
+    labels: [&str; 3],
+    note: &str,
+) -> Result<(), PlotError> {
+    let steps = 80;
+    for k in 0..steps {
+        let t = -1.0 + 2.0 * f64::from(k) / f64::from(steps - 1);
+        let xa = x0 + width * k / steps;
+        let xb = x0 + width * (k + 1) / steps;
+        area.draw(&Rectangle::new(
+            [(xa, y), (xb, y + 14)],
+            diverging(t).0.filled(),
+        ))?;
+    }
+    let anchors = [
+        (x0, HPos::Left),
+        (x0 + width / 2, HPos::Center),
+        (x0 + width, HPos::Right),
+    ];
+    for (label, (x, h)) in labels.iter().zip(anchors) {
+        area.draw(&Text::new(
+            (*label).to_owned(),
+            (x, y + 20),
+            font(NOTE_SIZE).pos(Pos::new(h, VPos::Top)),
+        ))?;
+    }
+    area.draw(&Text::new(
+        note.to_owned(),
+        (x0, y + 44),
+        muted(NOTE_SIZE).pos(Pos::new(HPos::Left, VPos::Top)),
+    ))?;
+    Ok(())
+}
