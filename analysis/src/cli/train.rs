@@ -87,6 +87,11 @@ pub fn run_training(args: &TrainArgs) -> anyhow::Result<()> {
         &direct,
         (file.validation_pairs > 0).then_some(&report),
     );
+    // The validation's per-army verdicts stay in the ratings section; the
+    // headlines say what training did, then the pooled validation result.
+    if file.validation_pairs > 0 {
+        report.headlines.clear();
+    }
     if let Some(v) = &summary.validation {
         report.headlines.insert(0, v.text.clone());
     }
