@@ -13,6 +13,7 @@
 //! the rows).
 
 mod common;
+mod perft_table;
 
 use pocketlab_core::perft::perft;
 use pocketlab_core::variant::{builtin, parse_variant};
@@ -923,30 +924,8 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Perft: stored counts, cross-checked by the simple generator
 
-struct Row {
-    id: String,
-    variant: String,
-    fen: String,
-    depth: u32,
-    nodes: u64,
-}
-
-fn rows() -> Vec<Row> {
-    include_str!("data/chess_mutation_perft.tsv")
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Row {
-                id: f[0].into(),
-                variant: f[1].into(),
-                fen: f[2].into(),
-                depth: f[3].parse().unwrap(),
-                nodes: f[4].parse().unwrap(),
-            }
-        })
-        .collect()
+fn rows() -> Vec<perft_table::Row> {
+    perft_table::rows(include_str!("data/chess_mutation_perft.tsv"))
 }
 
 #[test]

@@ -3,36 +3,14 @@
 //! Rows up to `QUICK_LIMIT` leaves run by default; set
 //! `POCKETLAB_FULL_PERFT=1` to run every row (about a minute in release).
 
+mod perft_table;
+
+use perft_table::rows;
 use pocketlab_core::perft::{perft, perft_divide};
 use pocketlab_core::variant::builtin;
 use pocketlab_core::{Position, notation};
 
 const QUICK_LIMIT: u64 = 5_000_000;
-
-struct Row {
-    id: String,
-    variant: String,
-    fen: String,
-    depth: u32,
-    nodes: u64,
-}
-
-fn rows(text: &str) -> Vec<Row> {
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Row {
-                id: f[0].into(),
-                variant: f[1].into(),
-                fen: f[2].into(),
-                depth: f[3].parse().unwrap(),
-                nodes: f[4].parse().unwrap(),
-            }
-        })
-        .collect()
-}
 
 fn full() -> bool {
     std::env::var_os("POCKETLAB_FULL_PERFT").is_some()

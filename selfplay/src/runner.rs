@@ -151,6 +151,20 @@ struct MatchupState {
     stopped: bool,
 }
 
+impl MatchupState {
+    /// Counts a finished pair (both games) into the matchup's summary.
+    fn count(&mut self, games: &[PlayedGame; 2], a_name: &str) {
+        for g in games {
+            self.summary.add(&g.record, a_name);
+        }
+        record_pair(
+            &mut self.summary.pairs,
+            &[&games[0].record, &games[1].record],
+            a_name,
+        );
+    }
+}
+
 /// Play the experiment, resuming from what `opts.out_dir` already holds.
 pub fn run(
     exp: &Experiment,
@@ -360,14 +374,7 @@ fn release(
 ) -> Vec<PlayedGame> {
     let a_name = exp.armies[exp.matchups[m].a].name.clone();
     let Some(sprt) = &exp.stop.sprt else {
-        for g in &games {
-            state.summary.add(&g.record, &a_name);
-        }
-        record_pair(
-            &mut state.summary.pairs,
-            &[&games[0].record, &games[1].record],
-            &a_name,
-        );
+        state.count(&games, &a_name);
         return games.into();
     };
     if state.stopped {
@@ -376,14 +383,7 @@ fn release(
     state.waiting.insert(pair, games);
     let mut out = Vec::new();
     while let Some(mut games) = state.waiting.remove(&state.next_pair) {
-        for g in &games {
-            state.summary.add(&g.record, &a_name);
-        }
-        record_pair(
-            &mut state.summary.pairs,
-            &[&games[0].record, &games[1].record],
-            &a_name,
-        );
+        state.count(&games, &a_name);
         let llr = sprt.llr(&state.summary.pairs);
         let decision = match sprt.decide(llr) {
             SprtDecision::AcceptH0 => Some("H0".to_owned()),

@@ -635,16 +635,17 @@ fn rate_group(
 ) -> RatingGroup {
     let v = &exp.variant;
     let index = |n: &str| players.iter().position(|p| p == n);
+    // The piece a player stands for, when its name is a piece letter.
+    let piece_of = |p: &str| {
+        p.chars()
+            .next()
+            .filter(|_| p.len() == 1)
+            .and_then(|c| v.piece_by_letter(c))
+    };
     // A class group: every player is a piece letter of one class.
     let classes: BTreeSet<Option<u8>> = players
         .iter()
-        .map(|p| {
-            p.chars()
-                .next()
-                .filter(|_| p.len() == 1)
-                .and_then(|c| v.piece_by_letter(c))
-                .and_then(|t| v.piece(t).class)
-        })
+        .map(|p| piece_of(p).and_then(|t| v.piece(t).class))
         .collect();
     let class = match classes.iter().collect::<Vec<_>>().as_slice() {
         [Some(c)] => Some(*c),
@@ -652,13 +653,7 @@ fn rate_group(
     };
     let names: Vec<String> = players
         .iter()
-        .map(|p| {
-            p.chars()
-                .next()
-                .filter(|_| p.len() == 1)
-                .and_then(|c| v.piece_by_letter(c))
-                .map_or(p.clone(), |t| v.piece(t).name.clone())
-        })
+        .map(|p| piece_of(p).map_or(p.clone(), |t| v.piece(t).name.clone()))
         .collect();
     let title = match class {
         Some(c) => format!("Class {c}: {}", names.join(", ")),

@@ -8,9 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::super::format::count;
 use super::canvas::{Plot, PlotError};
-use super::style::{
-    AXIS_SIZE, GRID, LABEL_SIZE, MUTED, NOTE_SIZE, fit, font, header, legend, text_width,
-};
+use super::style::{LABEL_SIZE, NOTE_SIZE, fit, font, header, house_mesh, legend, text_width};
 
 #[derive(Clone, Debug)]
 pub(super) struct Bars {
@@ -95,20 +93,16 @@ impl Plot for Bars {
                 String::new()
             }
         };
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(8)
-            .x_label_formatter(&tick)
-            .x_desc(self.x_label.as_str())
-            .axis_desc_style(font(AXIS_SIZE))
-            .label_style(font(LABEL_SIZE))
-            .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.3))
-            .max_light_lines(1)
-            .axis_style(MUTED)
-            .draw()?;
+        house_mesh(
+            chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .y_labels(0)
+                .x_labels(8)
+                .x_label_formatter(&tick)
+                .x_desc(self.x_label.as_str()),
+        )
+        .draw()?;
 
         // Bars fill a fixed share of their row, centred in it, whatever the
         // canvas height: thin enough to read as bars, with air between rows.

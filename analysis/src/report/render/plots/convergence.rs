@@ -10,9 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::super::super::model::Report;
 use super::super::format::{count, fixed};
 use super::canvas::{Plot, PlotError};
-use super::style::{
-    AXIS_SIZE, GRID, LABEL_SIZE, MUTED, axis_range, font, header, palette, tick_decimals,
-};
+use super::style::{LABEL_SIZE, axis_range, font, header, house_mesh, palette, tick_decimals};
 
 #[derive(Clone, Debug)]
 pub(super) struct Convergence {
@@ -117,21 +115,17 @@ impl Plot for Convergence {
             }
         };
         let value = |v: &f64| fixed(*v, decimals);
-        chart
-            .configure_mesh()
-            .x_labels(12)
-            .y_labels(10)
-            .x_label_formatter(&generation)
-            .y_label_formatter(&value)
-            .x_desc("generation")
-            .y_desc("value in pawns")
-            .axis_desc_style(font(AXIS_SIZE))
-            .label_style(font(LABEL_SIZE))
-            .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.3))
-            .max_light_lines(1)
-            .axis_style(MUTED)
-            .draw()?;
+        house_mesh(
+            chart
+                .configure_mesh()
+                .x_labels(12)
+                .y_labels(10)
+                .x_label_formatter(&generation)
+                .y_label_formatter(&value)
+                .x_desc("generation")
+                .y_desc("value in pawns"),
+        )
+        .draw()?;
 
         let mut ends = Vec::with_capacity(self.lines.len());
         for Line {

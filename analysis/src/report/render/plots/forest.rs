@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::super::format::{NA, fixed, signed};
 use super::canvas::{Plot, PlotError};
 use super::style::{
-    AXIS_SIZE, BAND, GRID, LABEL_SIZE, MUTED, NOTE_SIZE, axis_range, fit, font, header, legend,
-    muted, text_width, tick_decimals,
+    BAND, LABEL_SIZE, MUTED, NOTE_SIZE, axis_range, fit, font, header, house_mesh, legend, muted,
+    text_width, tick_decimals,
 };
 
 #[derive(Clone, Debug)]
@@ -90,20 +90,16 @@ impl Plot for Forest {
             .y_label_area_size(label_width)
             .build_cartesian_2d(x0..x1, 0f64..n as f64)?;
         let tick = |v: &f64| fixed(*v, decimals);
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(10)
-            .x_label_formatter(&tick)
-            .x_desc(self.x_label.as_str())
-            .axis_desc_style(font(AXIS_SIZE))
-            .label_style(font(LABEL_SIZE))
-            .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.3))
-            .max_light_lines(1)
-            .axis_style(MUTED)
-            .draw()?;
+        house_mesh(
+            chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .y_labels(0)
+                .x_labels(10)
+                .x_label_formatter(&tick)
+                .x_desc(self.x_label.as_str()),
+        )
+        .draw()?;
 
         if let Some(m) = band {
             chart.draw_series(std::iter::once(Rectangle::new(

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::super::super::model::Report;
 use super::super::format::{count, fixed, games};
 use super::canvas::{Plot, PlotError};
-use super::style::{AXIS_SIZE, GRID, LABEL_SIZE, MUTED, TEXT, font, header, legend, palette};
+use super::style::{TEXT, header, house_mesh, legend, palette};
 
 #[derive(Clone, Debug)]
 pub(super) struct Lengths {
@@ -91,22 +91,18 @@ impl Plot for Lengths {
                 fixed(*v, 1)
             }
         };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(12)
-            .y_labels(8)
-            .x_label_formatter(&whole)
-            .y_label_formatter(&whole)
-            .x_desc("game length in plies")
-            .y_desc("games")
-            .axis_desc_style(font(AXIS_SIZE))
-            .label_style(font(LABEL_SIZE))
-            .bold_line_style(GRID)
-            .light_line_style(GRID.mix(0.3))
-            .max_light_lines(1)
-            .axis_style(MUTED)
-            .draw()?;
+        house_mesh(
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(12)
+                .y_labels(8)
+                .x_label_formatter(&whole)
+                .y_label_formatter(&whole)
+                .x_desc("game length in plies")
+                .y_desc("games"),
+        )
+        .draw()?;
 
         chart.draw_series(self.bins.iter().map(|&(from, to, n)| {
             let gap = (to - from) as f64 * 0.04;

@@ -2,7 +2,9 @@
 //! blind readers), font sizes, the title block, legends, and text fitting
 //! so long names never overlap or run off the canvas.
 
+use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::FontDesc;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -226,4 +228,22 @@ pub(super) fn diverging_key<DB: DrawingBackend>(
         muted(NOTE_SIZE).pos(Pos::new(HPos::Left, VPos::Top)),
     ))?;
     Ok(())
+}
+
+/// The grid, axes and fonts every chart's mesh shares; each chart adds its
+/// own labels, tick counts and formatters.
+pub(super) fn house_mesh<'m, 'a, 'b, X, Y, XT, YT, DB>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+    DB: DrawingBackend,
+{
+    mesh.axis_desc_style(font(AXIS_SIZE))
+        .label_style(font(LABEL_SIZE))
+        .bold_line_style(GRID)
+        .light_line_style(GRID.mix(0.3))
+        .max_light_lines(1)
+        .axis_style(MUTED)
 }
