@@ -1,8 +1,8 @@
 //! Self-play training: a tiny run completes, writes loadable parameters,
 //! reports, and resumes after an interruption without redoing work.
 
+use pocketlab_core::builtin;
 use pocketlab_core::engine::{EvalParams, Evaluator};
-use pocketlab_core::variant::builtin;
 
 const TINY: &str = r#"
 name = "tiny-train"

@@ -8,8 +8,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use pocketlab_core::builtin;
 use pocketlab_core::engine::SearchLimits;
-use pocketlab_core::variant::builtin;
 use pocketlab_core::{Position, Variant, notation};
 
 /// How long any single expected answer may take before the test fails.
@@ -151,6 +151,7 @@ fn assert_legal(pos: &Position<'_>, mv: &str, log: &str) {
 #[derive(Debug)]
 struct Info {
     depth: u32,
+    nodes: u64,
     score: String,
     pv: Vec<String>,
 }
@@ -185,6 +186,7 @@ fn parse_info(line: &str, pos: &Position<'_>) -> Info {
     }
     Info {
         depth: number("depth") as u32,
+        nodes: number("nodes") as u64,
         score: format!("{kind} {value}"),
         pv,
     }
@@ -227,8 +229,11 @@ fn chess_conversation() {
     assert_legal(&pos, &mv, &engine.log());
     let infos: Vec<Info> = search_infos(&lines).map(|l| parse_info(l, &pos)).collect();
     let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
-    assert_eq!(depths, [1, 2, 3, 4, 5], "{}", engine.log());
-    assert_eq!(infos.last().unwrap().pv[0], mv);
+    // One line per iteration, then the totals of the whole search.
+    assert_eq!(depths, [1, 2, 3, 4, 5, 5], "{}", engine.log());
+    let (last_iteration, totals) = (&infos[4], &infos[5]);
+    assert!(totals.nodes >= last_iteration.nodes, "{}", engine.log());
+    assert_eq!(totals.pv[0], mv);
     engine.send("quit");
     assert!(engine.wait_exit().success());
 }

@@ -1,13 +1,18 @@
-//! A game: a start position, the moves played, and its status under the
-//! variant's ending rules (mate, stalemate, n-move rule, repetition, dead
-//! position).
+//! What every kind of game offers, and a game in progress.
+//!
+//! [`GamePosition`] is the one interface the layers above use to play a
+//! position of any game kind: generate moves, play them, hash, side to move,
+//! status, move notation and position text. The orthodox
+//! [`Position`](crate::Position) (chess, Pocket Mutation Chess, Chess
+//! Mutation) and [`PotentialPosition`](crate::potential::PotentialPosition)
+//! implement it. [`Game`] (a start, the moves and the status with
+//! repetition) and [`perft`](crate::perft::perft) are generic over it, and
+//! [`crate::kind`] chooses the kind from a variant.
 
 use std::fmt;
+use std::hash::Hash;
 
-use crate::moves::Move;
-use crate::position::{IllegalMove, Position};
 use crate::types::Color;
-use crate::variant::DeadPosition;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -15,7 +20,7 @@ pub enum Outcome {
     Draw,
 }
 
-/// Why a game ended.
+/// Why a game ended under the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
     Checkmate,
@@ -52,51 +57,131 @@ pub enum GameStatus {
     },
 }
 
-impl<'v> Position<'v> {
-    /// Status from this position alone: mate, stalemate, the n-move rule and
-    /// dead positions (repetition needs the history: see [`Game`]).
-    pub fn status(&self) -> GameStatus {
-        let over = |outcome, termination| GameStatus::Over {
-            outcome,
-            termination,
-        };
-        if self.count_legal_moves() == 0 {
-            return if self.is_check() {
-                over(Outcome::Win(!self.side_to_move()), Termination::Checkmate)
-            } else {
-                over(Outcome::Draw, Termination::Stalemate)
-            };
-        }
-        let rules = &self.variant().rules;
-        if rules.n_move_rule > 0 && self.halfmove_clock() >= rules.n_move_rule {
-            return over(Outcome::Draw, Termination::NMoveRule);
-        }
-        if rules.dead_position == DeadPosition::KingsOnly && self.is_bare_kings() {
-            return over(Outcome::Draw, Termination::DeadPosition);
-        }
-        GameStatus::Ongoing
-    }
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move as the position's notation writes it (or its debug form
+    /// when it is not even a move of the position).
+    pub text: String,
+    /// The position, as its own text (FEN or potential text).
+    pub position: String,
+}
 
-    /// Only the two royal pieces on the board and both pockets empty.
-    pub fn is_bare_kings(&self) -> bool {
-        self.occupied().count() == 2
-            && self.pocket_size(Color::White) == 0
-            && self.pocket_size(Color::Black) == 0
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "illegal move {} in position {}",
+            self.text, self.position
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// What a move did to the pockets or the promotion rules, as the self-play
+/// log counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveEvent {
+    /// A piece went to its owner's pocket, keeping its type (`into` equals
+    /// `piece`) or becoming `into`: a mutation within its class, or a
+    /// promotion by pocketing from the last rank (`promotion`).
+    PocketIn {
+        piece: char,
+        into: char,
+        promotion: bool,
+    },
+    /// A pocketed piece was dropped.
+    Drop { piece: char },
+    /// A pawn promoted on the board (`piece` is the mover as the log writes it).
+    Promotion { piece: String, into: char },
+}
+
+/// What the log records of a move besides its notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveFacts {
+    /// The moving piece as the position's text writes it (a letter, or a
+    /// potential token); empty when none.
+    pub piece: String,
+    /// The captured piece, likewise (for Potential Chess, the name given).
+    pub capture: Option<String>,
+    pub event: Option<MoveEvent>,
+}
+
+/// A position of some game kind, as the layers above play it.
+///
+/// Moves come from [`GamePosition::generate_moves`]; a kind may generate
+/// pseudo-legal moves, in which case [`GamePosition::successor`] returns
+/// `None` for the illegal ones (Potential Chess decides legality by playing
+/// the move). Positions are values: playing a move returns a new one.
+pub trait GamePosition: Clone + fmt::Debug {
+    type Move: Copy + Eq + Hash + fmt::Debug;
+    /// Why a move text was rejected.
+    type MoveTextError: std::error::Error + Send + Sync + 'static;
+
+    fn side_to_move(&self) -> Color;
+    /// A hash of everything that decides a repetition (not the counters).
+    fn hash(&self) -> u64;
+    /// Plies since the last move that resets the n-move counter.
+    fn halfmove_clock(&self) -> u16;
+    fn fullmove_number(&self) -> u16;
+    /// Whether the side to move is in check (for Potential Chess: every
+    /// piece that could be its king is attackable).
+    fn is_check(&self) -> bool;
+
+    /// Appends the candidate moves: every legal move, and for kinds that
+    /// decide legality by playing, some illegal ones.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+    /// The position after `mv`, a move from [`Self::generate_moves`], or
+    /// `None` if it is illegal. Anything else is a logic error.
+    fn successor(&self, mv: Self::Move) -> Option<Self>;
+    /// The legal moves.
+    fn legal_moves(&self) -> Vec<Self::Move>;
+    /// The number of legal moves (perft's last ply).
+    fn count_legal_moves(&self) -> u64;
+
+    /// Status from this position alone (repetition needs the history: see
+    /// [`Game`]).
+    fn status(&self) -> GameStatus;
+    /// Occurrences of a position that draw (0: the rule is off).
+    fn repetition_rule(&self) -> u8;
+
+    /// The move in the kind's notation (round-trips with [`Self::parse_move`]).
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// A legal move from its text.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveTextError>;
+    /// The position as text (FEN, or Potential Chess position text).
+    fn to_text(&self) -> String;
+    /// What the log records of `mv` (a legal move here).
+    fn move_facts(&self, mv: Self::Move) -> MoveFacts;
+
+    /// The position after a legal move; an error naming both otherwise.
+    fn play(&self, mv: Self::Move) -> Result<Self, IllegalMove> {
+        let mut candidates = Vec::new();
+        self.generate_moves(&mut candidates);
+        let illegal = || IllegalMove {
+            text: format!("{mv:?}"),
+            position: self.to_text(),
+        };
+        if !candidates.contains(&mv) {
+            return Err(illegal());
+        }
+        self.successor(mv).ok_or_else(illegal)
     }
 }
 
 /// A game in progress with its history.
 #[derive(Clone, Debug)]
-pub struct Game<'v> {
-    start: Position<'v>,
-    position: Position<'v>,
-    moves: Vec<Move>,
+pub struct Game<P: GamePosition> {
+    start: P,
+    position: P,
+    moves: Vec<P::Move>,
     /// Hashes of every position so far, the current one last.
     hashes: Vec<u64>,
 }
 
-impl<'v> Game<'v> {
-    pub fn new(start: Position<'v>) -> Game<'v> {
+impl<P: GamePosition> Game<P> {
+    pub fn new(start: P) -> Game<P> {
         let hashes = vec![start.hash()];
         Game {
             position: start.clone(),
@@ -106,15 +191,15 @@ impl<'v> Game<'v> {
         }
     }
 
-    pub fn start(&self) -> &Position<'v> {
+    pub fn start(&self) -> &P {
         &self.start
     }
 
-    pub fn position(&self) -> &Position<'v> {
+    pub fn position(&self) -> &P {
         &self.position
     }
 
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[P::Move] {
         &self.moves
     }
 
@@ -123,17 +208,32 @@ impl<'v> Game<'v> {
         &self.hashes
     }
 
+    /// Hashes of the positions before the current one, oldest first: what
+    /// a searcher needs to see repetitions.
+    pub fn history(&self) -> &[u64] {
+        &self.hashes[..self.hashes.len() - 1]
+    }
+
     /// Play a legal move.
-    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        self.position = self.position.play(mv)?;
-        self.moves.push(mv);
-        self.hashes.push(self.position.hash());
+    pub fn play(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
+        let next = self.position.play(mv)?;
+        self.push(mv, next);
         Ok(())
     }
 
-    /// Play a move known to be legal (from the position's own move list).
-    pub fn play_unchecked(&mut self, mv: Move) {
-        self.position.play_unchecked(mv);
+    /// Play a move known to be legal (a searcher's answer, or one of
+    /// [`GamePosition::legal_moves`]): skips the membership test.
+    pub fn play_legal(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
+        let next = self.position.successor(mv).ok_or_else(|| IllegalMove {
+            text: self.position.format_move(mv),
+            position: self.position.to_text(),
+        })?;
+        self.push(mv, next);
+        Ok(())
+    }
+
+    fn push(&mut self, mv: P::Move, next: P) {
+        self.position = next;
         self.moves.push(mv);
         self.hashes.push(self.position.hash());
     }
@@ -146,7 +246,7 @@ impl<'v> Game<'v> {
     pub fn status(&self) -> GameStatus {
         with_repetition(
             self.position.status(),
-            self.position.variant().rules.repetition,
+            self.position.repetition_rule(),
             &self.hashes,
         )
     }
@@ -154,7 +254,7 @@ impl<'v> Game<'v> {
 
 /// How often the last of `hashes` (the current position) occurs with the
 /// same side to move: every second position back from it.
-pub(crate) fn repetitions(hashes: &[u64]) -> usize {
+fn repetitions(hashes: &[u64]) -> usize {
     let Some(&current) = hashes.last() else {
         return 0;
     };
@@ -169,7 +269,7 @@ pub(crate) fn repetitions(hashes: &[u64]) -> usize {
 /// A position's own status, overridden by a repetition draw (never mate or
 /// stalemate, which end the game first) once the position has occurred
 /// `needed` times (0: the rule is off).
-pub(crate) fn with_repetition(status: GameStatus, needed: u8, hashes: &[u64]) -> GameStatus {
+fn with_repetition(status: GameStatus, needed: u8, hashes: &[u64]) -> GameStatus {
     if let GameStatus::Over {
         termination: Termination::Checkmate | Termination::Stalemate,
         ..

@@ -10,8 +10,10 @@
 //! The core parses text it is handed and opens no files.
 
 pub mod betza;
+pub mod builtin;
 pub mod engine;
 pub mod game;
+pub mod kind;
 pub mod movegen;
 pub mod movement;
 pub mod moves;
@@ -24,7 +26,7 @@ mod sliders;
 pub mod types;
 pub mod variant;
 
-pub use game::{Game, GameStatus, Outcome, Termination};
+pub use game::{Game, GamePosition, GameStatus, IllegalMove, Outcome, Termination};
 pub use moves::{Move, MoveList};
 pub use position::{CastlingRights, FenError, Position};
 pub use types::{Bitboard, ByColor, Color, Piece, PieceType, Square};

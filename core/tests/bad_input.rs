@@ -1,7 +1,8 @@
 //! Bad input gets an error, never a panic: random and mutated FEN, Betza,
 //! variant files and move text, plus one test per variant-file error class.
 
-use pocketlab_core::variant::{builtin, parse_variant};
+use pocketlab_core::builtin;
+use pocketlab_core::kind::parse_variant;
 use pocketlab_core::{Position, VariantError, betza, notation};
 use proptest::prelude::*;
 
@@ -217,7 +218,7 @@ fn potential_chess_armies_are_validated() {
         format!("name = \"p\"\ninherits = \"potential-chess\"\n[potential]\narmy = \"{army}\"\n")
     };
     let v = parse_variant("p.toml", &potential("KQQRRNNPPPPPPPP"), &builtin::resolve).unwrap();
-    let army = v.potential_army().expect("a potential variant has an army");
+    let army = pocketlab_core::potential::Army::of(&v).expect("a potential variant has an army");
     assert_eq!(army.size(), 15);
     assert_eq!(army.letter(1), 'Q');
     assert_eq!(army.count(1), 2);
@@ -242,5 +243,5 @@ fn potential_chess_armies_are_validated() {
     let e =
         variant_error("name = \"p\"\ninherits = \"potential-chess\"\n[pocket]\nenabled = true\n");
     assert!(e.reason.contains("pockets"), "{e}");
-    assert!(builtin::load("chess").unwrap().potential_army().is_none());
+    assert!(pocketlab_core::potential::Army::of(&builtin::load("chess").unwrap()).is_none());
 }

@@ -15,8 +15,10 @@
 mod common;
 mod perft_table;
 
+use pocketlab_core::GamePosition;
+use pocketlab_core::builtin;
+use pocketlab_core::kind::parse_variant;
 use pocketlab_core::perft::perft;
-use pocketlab_core::variant::{builtin, parse_variant};
 use pocketlab_core::{Color, Move, Position, Square, Variant, VariantError, notation};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};

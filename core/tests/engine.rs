@@ -3,10 +3,10 @@
 
 use std::thread;
 
+use pocketlab_core::builtin;
 use pocketlab_core::engine::{
     EvalParams, MATE_BOUND, SearchLimits, SearchOptions, Searcher, mate_distance,
 };
-use pocketlab_core::variant::builtin;
 use pocketlab_core::{Game, GameStatus, Outcome, Position, Variant, notation};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -221,7 +221,7 @@ enum Player<'v> {
 }
 
 impl<'v> Player<'v> {
-    fn choose(&mut self, game: &Game<'v>) -> pocketlab_core::Move {
+    fn choose(&mut self, game: &Game<Position<'v>>) -> pocketlab_core::Move {
         let pos = game.position();
         match self {
             Player::Engine(s, depth) => {
@@ -251,7 +251,9 @@ fn match_score<'v>(
         let mut opening = Game::new(Position::start(v));
         for _ in 0..2 {
             let moves = opening.position().legal_moves();
-            opening.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            opening
+                .play_legal(moves[rng.random_range(0..moves.len())])
+                .unwrap();
         }
         for a_is_white in [true, false] {
             let mut game = opening.clone();
@@ -270,7 +272,7 @@ fn match_score<'v>(
                 } else {
                     b.choose(&game)
                 };
-                game.play_unchecked(mv);
+                game.play_legal(mv).unwrap();
             };
             points += match outcome {
                 Outcome::Draw => 0.5,

@@ -6,8 +6,8 @@
 mod perft_table;
 
 use perft_table::rows;
+use pocketlab_core::builtin;
 use pocketlab_core::perft::{perft, perft_divide};
-use pocketlab_core::variant::builtin;
 use pocketlab_core::{Position, notation};
 
 const QUICK_LIMIT: u64 = 5_000_000;

@@ -5,7 +5,8 @@
 
 mod common;
 
-use pocketlab_core::variant::builtin;
+use pocketlab_core::GamePosition;
+use pocketlab_core::builtin;
 use pocketlab_core::{Move, Position, Variant, notation, san};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};

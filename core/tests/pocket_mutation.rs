@@ -1,6 +1,6 @@
 //! Pocket Mutation Chess rules, one test per ruling in RULES.md.
 
-use pocketlab_core::variant::builtin;
+use pocketlab_core::builtin;
 use pocketlab_core::{
     Color, Game, GameStatus, Move, Outcome, Position, Square, Termination, Variant, notation,
 };

@@ -5,18 +5,15 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use pocketlab_core::potential::{
-    Army, Potential, PotentialGame, PotentialMove, PotentialPosition, assign, perft,
-};
-use pocketlab_core::variant::builtin;
+use pocketlab_core::builtin;
+use pocketlab_core::perft::perft;
+use pocketlab_core::potential::{Army, Potential, PotentialMove, PotentialPosition, assign};
 use pocketlab_core::{Color, GameStatus, Move, Position, Square, Variant};
-
-fn chess() -> &'static Variant {
-    Box::leak(Box::new(builtin::load("chess").unwrap()))
-}
+use pocketlab_core::{Game, GamePosition};
 
 fn army() -> &'static Army<'static> {
-    Box::leak(Box::new(Army::orthodox(chess()).unwrap()))
+    let variant: &'static Variant = Box::leak(Box::new(builtin::load("potential-chess").unwrap()));
+    Box::leak(Box::new(Army::of(variant).unwrap()))
 }
 
 /// A small deterministic generator (splitmix64).
@@ -129,8 +126,8 @@ fn seed_worked_example_square_by_square() {
     assert_matches_diagram(&start, &read_diagram(army, &seed_section("initial"), &[]));
     assert_eq!(start.diagram(), seed_section("initial"));
 
-    let mut game = PotentialGame::new(start);
-    fn play(game: &mut PotentialGame<'_>, text: &str, canonical: &str) {
+    let mut game = Game::new(start);
+    fn play(game: &mut Game<PotentialPosition<'_>>, text: &str, canonical: &str) {
         let pos = game.position().clone();
         let mv = pos.parse_move(text).unwrap();
         assert_eq!(pos.format_move(mv), canonical);
@@ -855,7 +852,7 @@ fn random_playouts_are_consistent_and_replay_as_orthodox_chess() {
     let mut captures = 0;
     let mut checked_replays = 0;
     for game_no in 0..7 {
-        let mut game = PotentialGame::new(army.start_position());
+        let mut game = Game::new(army.start_position());
         let mut tracker = Tracker::new(game.position());
         for ply in 0..50 {
             let pos = game.position().clone();

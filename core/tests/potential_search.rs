@@ -6,19 +6,17 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use pocketlab_core::builtin;
 use pocketlab_core::engine::{EvalParams, MATE, SearchLimits, SearchOptions, mate_distance};
 use pocketlab_core::potential::{
-    Army, PotentialGame, PotentialPosition, PotentialSearchResult, PotentialSearcher,
+    Army, PotentialPosition, PotentialSearchResult, PotentialSearcher,
 };
-use pocketlab_core::variant::builtin;
+use pocketlab_core::{Game, GamePosition};
 use pocketlab_core::{GameStatus, Square, Termination, Variant};
 
-fn chess() -> &'static Variant {
-    Box::leak(Box::new(builtin::load("chess").unwrap()))
-}
-
 fn army() -> &'static Army<'static> {
-    Box::leak(Box::new(Army::orthodox(chess()).unwrap()))
+    let variant: &'static Variant = Box::leak(Box::new(builtin::load("potential-chess").unwrap()));
+    Box::leak(Box::new(Army::of(variant).unwrap()))
 }
 
 fn position(text: &str) -> PotentialPosition<'static> {
@@ -211,7 +209,7 @@ fn a_move_exactly_when_there_is_a_legal_move() {
 #[test]
 fn self_play_from_the_start_stays_legal() {
     let army = army();
-    let mut game = PotentialGame::new(army.start_position());
+    let mut game = Game::new(army.start_position());
     let mut white = searcher(SearchOptions::default());
     let mut black = searcher(SearchOptions::default());
     // Hashes of the positions before the current one.

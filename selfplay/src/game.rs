@@ -4,8 +4,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use pocketlab_core::engine::{SearchLimits, SearchOptions, Searcher};
-use pocketlab_core::{Color, Game, GameStatus, Move, Outcome, Position, notation};
+use pocketlab_core::engine::{SearchLimits, SearchOptions};
+use pocketlab_core::game::MoveEvent;
+use pocketlab_core::kind::{AnyEngine, AnyPosition, GameKind};
+use pocketlab_core::{Color, Game, GamePosition, GameStatus, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -36,50 +38,70 @@ pub struct PlayedGame {
     pub moves: Vec<MoveRecord>,
 }
 
-/// The two start positions of a pair (A White, then B White) and the shared opening.
-fn pair_openings(exp: &Experiment, matchup: usize, pair: u64) -> ([String; 2], Vec<String>) {
+/// The two start positions of a pair (A White, then B White) as text.
+fn pair_starts(exp: &Experiment, kind: &GameKind<'_>, matchup: usize, pair: u64) -> [String; 2] {
+    if !exp.openings.book.is_empty() {
+        let text = &exp.openings.book[(pair % exp.openings.book.len() as u64) as usize];
+        return [text.clone(), text.clone()];
+    }
     let m = &exp.matchups[matchup];
     let (a, b) = (&exp.armies[m.a], &exp.armies[m.b]);
-    let starts = if exp.openings.book.is_empty() {
-        [
-            start_fen(&exp.variant, a, b)
+    match kind {
+        // Armies are setups of the variant's start position; Potential
+        // Chess has one start (armies may differ only in their engine).
+        GameKind::Standard(variant) => [
+            start_fen(variant, a, b)
                 .expect("start positions are validated when the experiment loads"),
-            start_fen(&exp.variant, b, a)
+            start_fen(variant, b, a)
                 .expect("start positions are validated when the experiment loads"),
-        ]
-    } else {
-        let fen = exp.openings.book[(pair % exp.openings.book.len() as u64) as usize].clone();
-        [fen.clone(), fen]
-    };
-    // Random plies legal in both positions, so both games open alike.
+        ],
+        GameKind::Potential(_) => {
+            let text = kind.start_position().to_text();
+            [text.clone(), text]
+        }
+    }
+}
+
+/// The two start positions of a pair (A White, then B White) and the
+/// shared opening: random plies legal in both, so both games open alike.
+fn pair_openings(
+    exp: &Experiment,
+    kind: &GameKind<'_>,
+    matchup: usize,
+    pair: u64,
+) -> ([String; 2], Vec<String>) {
+    let starts = pair_starts(exp, kind, matchup, pair);
     let mut rng = ChaCha8Rng::seed_from_u64(exp.seed);
     rng.set_stream(((matchup as u64) << 32) | pair);
-    let mut positions = [
-        Position::from_fen(&exp.variant, &starts[0]).expect("validated start"),
-        Position::from_fen(&exp.variant, &starts[1]).expect("validated start"),
-    ];
+    let mut positions = starts
+        .each_ref()
+        .map(|s| kind.parse_position(s).expect("validated start"));
     let mut opening = Vec::new();
     for _ in 0..exp.openings.random_plies {
-        let texts = |p: &Position<'_>| -> Vec<String> {
+        let texts = |p: &AnyPosition<'_>| -> Vec<String> {
             p.legal_moves()
                 .into_iter()
-                .map(|m| notation::format(p, m))
+                .map(|m| p.format_move(m))
                 .collect()
         };
-        let first = texts(&positions[0]);
         let second = texts(&positions[1]);
-        let mut common: Vec<String> = first.into_iter().filter(|t| second.contains(t)).collect();
+        // Sorted by text, so the choice does not depend on generation order.
+        let mut common: Vec<String> = texts(&positions[0])
+            .into_iter()
+            .filter(|t| second.contains(t))
+            .collect();
         common.sort();
         if common.is_empty() {
             break;
         }
         let pick = common.swap_remove(rng.random_range(0..common.len()));
-        let next = [0, 1].map(|i| {
-            let mv =
-                notation::parse(&positions[i], &pick).expect("the move is legal in both positions");
-            positions[i].after(mv)
+        let next = positions.each_ref().map(|p| {
+            let mv = p
+                .parse_move(&pick)
+                .expect("the move is legal in both positions");
+            p.play(mv).expect("the move is legal in both positions")
         });
-        if next.iter().any(|p| p.legal_moves().is_empty()) {
+        if next.iter().any(|p| p.count_legal_moves() == 0) {
             break;
         }
         positions = next;
@@ -96,25 +118,27 @@ pub fn play_pair(
     pair: u64,
     interrupt: &Arc<AtomicBool>,
 ) -> Option<[PlayedGame; 2]> {
-    if let Some(army) = exp.variant.potential_army() {
-        return crate::potential_game::play_pair(exp, &army, matchup, pair, interrupt);
-    }
-    let (starts, opening) = pair_openings(exp, matchup, pair);
-    let first = play_game(exp, matchup, pair, false, &starts[0], &opening, interrupt)?;
-    let second = play_game(exp, matchup, pair, true, &starts[1], &opening, interrupt)?;
+    let kind = GameKind::of(&exp.variant);
+    let (starts, opening) = pair_openings(exp, &kind, matchup, pair);
+    let first = play_game(
+        exp, &kind, matchup, pair, false, &starts[0], &opening, interrupt,
+    )?;
+    let second = play_game(
+        exp, &kind, matchup, pair, true, &starts[1], &opening, interrupt,
+    )?;
     Some([first, second])
 }
 
-fn searcher<'v>(exp: &'v Experiment, settings: &EngineSettings, seed: u64) -> Searcher<'v> {
+fn engine<'k>(kind: &'k GameKind<'_>, settings: &EngineSettings, seed: u64) -> AnyEngine<'k> {
     let options = SearchOptions {
         hash_megabytes: settings.hash_mb,
         root_noise: settings.root_noise,
         seed,
     };
-    Searcher::new(&exp.variant, &settings.eval, options)
+    kind.engine(&settings.eval, options)
 }
 
-pub(crate) fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> SearchLimits {
+fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> SearchLimits {
     SearchLimits {
         depth: settings.depth,
         nodes: settings.nodes,
@@ -123,20 +147,20 @@ pub(crate) fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> 
     }
 }
 
-/// Who plays a game and with what identity: shared by both kinds of game.
-pub(crate) struct GameSetup<'e> {
-    pub(crate) exp: &'e Experiment,
+/// Who plays a game and with what identity.
+struct GameSetup<'e> {
+    exp: &'e Experiment,
     matchup: usize,
     pair: u64,
-    pub(crate) id: u64,
-    pub(crate) seed: u64,
-    pub(crate) white: &'e crate::experiment::Army,
-    pub(crate) black: &'e crate::experiment::Army,
+    id: u64,
+    seed: u64,
+    white: &'e crate::experiment::Army,
+    black: &'e crate::experiment::Army,
     started: Instant,
 }
 
 impl<'e> GameSetup<'e> {
-    pub(crate) fn new(exp: &'e Experiment, matchup: usize, pair: u64, b_is_white: bool) -> Self {
+    fn new(exp: &'e Experiment, matchup: usize, pair: u64, b_is_white: bool) -> Self {
         let m = &exp.matchups[matchup];
         let (white, black) = if b_is_white {
             (&exp.armies[m.b], &exp.armies[m.a])
@@ -157,12 +181,12 @@ impl<'e> GameSetup<'e> {
     }
 
     /// Whether the moves of this game are logged at `ply` with a position.
-    pub(crate) fn logs_position_at(&self, ply: u32) -> bool {
+    fn logs_position_at(&self, ply: u32) -> bool {
         self.exp.log.fen_every > 0 && ply.is_multiple_of(self.exp.log.fen_every)
     }
 
     /// The game's row, without pocket statistics (set by the caller).
-    pub(crate) fn record(&self, start: &str, opening: &[String], end: &Ending) -> GameRecord {
+    fn record(&self, start: &str, opening: &[String], end: &Ending) -> GameRecord {
         let exp = self.exp;
         let v = &exp.variant;
         let (result, white_score) = match end.outcome {
@@ -208,67 +232,20 @@ impl<'e> GameSetup<'e> {
             sprt_decision: None,
         }
     }
-
-    pub(crate) fn finish(&self, record: GameRecord, moves: Vec<MoveRecord>) -> PlayedGame {
-        PlayedGame {
-            record,
-            moves: if self.exp.log.moves {
-                moves
-            } else {
-                Vec::new()
-            },
-        }
-    }
 }
 
 /// How a game ended, with what the record needs from its last position.
-pub(crate) struct Ending {
-    pub(crate) outcome: Outcome,
-    pub(crate) termination: String,
-    pub(crate) plies: u32,
+struct Ending {
+    outcome: Outcome,
+    termination: String,
+    plies: u32,
     /// Nodes searched by White's and Black's engine.
-    pub(crate) nodes: [u64; 2],
+    nodes: [u64; 2],
     /// Final material of White and Black, centipawns.
-    pub(crate) material: [i32; 2],
+    material: [i32; 2],
 }
 
-/// A game in progress of either kind, as the shared game loop sees it.
-pub(crate) trait EngineGame {
-    fn status(&self) -> GameStatus;
-    fn plies(&self) -> u32;
-    /// Search with the side to move's engine, log and play its move; the
-    /// search score from White's view, or `None` if it was interrupted.
-    fn engine_move(&mut self, interrupt: &AtomicBool) -> Option<i32>;
-}
-
-/// Plays engine moves until the rules end the game or adjudication does:
-/// the outcome and termination name, or `None` if interrupted.
-pub(crate) fn play_out(
-    game: &mut impl EngineGame,
-    adj: &crate::experiment::Adjudication,
-    interrupt: &AtomicBool,
-) -> Option<(Outcome, String)> {
-    // Scores from White's point of view, for adjudication.
-    let mut white_scores: Vec<i32> = Vec::new();
-    loop {
-        if let GameStatus::Over {
-            outcome,
-            termination,
-        } = game.status()
-        {
-            return Some((outcome, termination.name().to_owned()));
-        }
-        if game.plies() >= adj.max_plies {
-            return Some((Outcome::Draw, "adjudication-max-plies".to_owned()));
-        }
-        if let Some(ending) = adjudicate(adj, &white_scores, game.plies()) {
-            return Some(ending);
-        }
-        white_scores.push(game.engine_move(interrupt)?);
-    }
-}
-
-/// Per-side pocket statistics.
+/// Per-side pocket and promotion statistics.
 #[derive(Default)]
 struct PocketStats {
     pocket_ins: u32,
@@ -278,31 +255,62 @@ struct PocketStats {
     events: Vec<String>,
 }
 
-/// An ordinary game in progress: the game, both engines, the log so far.
-struct OrdinaryGame<'e> {
+impl PocketStats {
+    fn count(&mut self, side: Color, event: &MoveEvent) {
+        let tag = if side == Color::White { 'w' } else { 'b' };
+        match event {
+            MoveEvent::PocketIn {
+                piece,
+                into,
+                promotion,
+            } => {
+                self.pocket_ins += 1;
+                if piece != into {
+                    if *promotion {
+                        self.promotions += 1;
+                    } else {
+                        self.mutations += 1;
+                    }
+                    self.events.push(format!("{tag}:{piece}>{into}"));
+                }
+            }
+            MoveEvent::Drop { piece } => {
+                self.drops += 1;
+                self.events.push(format!("{tag}:@{piece}"));
+            }
+            MoveEvent::Promotion { piece, into } => {
+                self.promotions += 1;
+                self.events.push(format!("{tag}:{piece}={into}"));
+            }
+        }
+    }
+}
+
+/// A game in progress: the game, both engines, the log so far.
+struct EngineGame<'e, 'k> {
     setup: &'e GameSetup<'e>,
-    game: Game<'e>,
-    engines: [Searcher<'e>; 2],
+    game: Game<AnyPosition<'k>>,
+    engines: [AnyEngine<'k>; 2],
     limits: [SearchLimits; 2],
     moves: Vec<MoveRecord>,
     stats: [PocketStats; 2],
     nodes: [u64; 2],
 }
 
-impl EngineGame for OrdinaryGame<'_> {
-    fn status(&self) -> GameStatus {
-        self.game.status()
-    }
-
+impl<'k> EngineGame<'_, 'k> {
     fn plies(&self) -> u32 {
         self.game.moves().len() as u32
     }
 
+    /// Search with the side to move's engine, log and play its move; the
+    /// search score from White's view, or `None` if it was interrupted.
     fn engine_move(&mut self, interrupt: &AtomicBool) -> Option<i32> {
         let side = self.game.position().side_to_move().index();
-        let hashes = self.game.hashes();
-        let history = &hashes[..hashes.len() - 1];
-        let result = self.engines[side].search(self.game.position(), history, &self.limits[side]);
+        let result = self.engines[side].search(
+            self.game.position(),
+            self.game.history(),
+            &self.limits[side],
+        );
         if interrupt.load(Ordering::Relaxed) {
             // The search was cut short: this game is not the experiment's game.
             return None;
@@ -310,88 +318,70 @@ impl EngineGame for OrdinaryGame<'_> {
         let mv = result.best_move.expect("an ongoing game has a legal move");
         self.nodes[side] += result.nodes;
         self.log_move(mv, Some((result.score, result.depth, result.nodes)));
-        self.game.play_unchecked(mv);
+        self.game
+            .play_legal(mv)
+            .expect("the searcher plays legal moves");
         Some(if side == 0 {
             result.score
         } else {
             -result.score
         })
     }
-}
 
-impl OrdinaryGame<'_> {
     /// Logs `mv` (about to be played) with its search, and counts pocket use.
-    fn log_move(&mut self, mv: Move, search: Option<(i32, u32, u64)>) {
-        let v = &self.setup.exp.variant;
+    fn log_move(&mut self, mv: pocketlab_core::kind::AnyMove, search: Option<(i32, u32, u64)>) {
         let pos = self.game.position();
         let side = pos.side_to_move();
-        let ply = self.game.moves().len() as u32;
-        let letter = |k| v.letter(k).to_string();
-        let (piece, capture) = match mv {
-            Move::Drop { kind, .. } => (letter(kind), None),
-            _ => {
-                let from = mv.from().expect("board and pocket moves start on a square");
-                let piece = pos
-                    .piece_at(from)
-                    .map(|p| letter(p.kind))
-                    .unwrap_or_default();
-                let captured = match mv {
-                    Move::EnPassant { to, .. } => {
-                        to.offset(0, -side.forward()).and_then(|s| pos.piece_at(s))
-                    }
-                    Move::Normal { to, .. } | Move::Promotion { to, .. } => pos.piece_at(to),
-                    _ => None,
-                };
-                (piece, captured.map(|p| letter(p.kind)))
-            }
-        };
-        let s = &mut self.stats[side.index()];
-        let tag = if side == Color::White { 'w' } else { 'b' };
-        match mv {
-            Move::PocketIn { from, into } => {
-                s.pocket_ins += 1;
-                let own = pos.piece_at(from).map(|p| p.kind);
-                if own != Some(into) {
-                    let promotes = side.relative_rank(from.rank()) == 7
-                        && v.rules
-                            .pocket
-                            .as_ref()
-                            .is_some_and(|r| r.promote_from_last_rank);
-                    if promotes {
-                        s.promotions += 1;
-                    } else {
-                        s.mutations += 1;
-                    }
-                    s.events.push(format!("{tag}:{piece}>{}", v.letter(into)));
-                }
-            }
-            Move::Drop { kind, .. } => {
-                s.drops += 1;
-                s.events.push(format!("{tag}:@{}", v.letter(kind)));
-            }
-            Move::Promotion { into, .. } => {
-                s.promotions += 1;
-                s.events.push(format!("{tag}:{piece}={}", v.letter(into)));
-            }
-            _ => {}
+        let ply = self.plies();
+        let facts = pos.move_facts(mv);
+        if let Some(event) = &facts.event {
+            self.stats[side.index()].count(side, event);
         }
-        let fen = self.setup.logs_position_at(ply).then(|| pos.to_fen());
         self.moves.push(MoveRecord {
             game_id: self.setup.id,
             ply,
-            mv: notation::format(pos, mv),
-            piece,
-            capture,
+            mv: pos.format_move(mv),
+            piece: facts.piece,
+            capture: facts.capture,
             score_cp: search.map(|s| s.0),
             depth: search.map_or(0, |s| s.1),
             nodes: search.map_or(0, |s| s.2),
-            fen,
+            fen: self.setup.logs_position_at(ply).then(|| pos.to_text()),
         });
+    }
+
+    /// Plays engine moves until the rules end the game or adjudication
+    /// does: the outcome and termination name, or `None` if interrupted.
+    fn play_out(
+        &mut self,
+        adj: &crate::experiment::Adjudication,
+        interrupt: &AtomicBool,
+    ) -> Option<(Outcome, String)> {
+        // Scores from White's point of view, for adjudication.
+        let mut white_scores: Vec<i32> = Vec::new();
+        loop {
+            if let GameStatus::Over {
+                outcome,
+                termination,
+            } = self.game.status()
+            {
+                return Some((outcome, termination.name().to_owned()));
+            }
+            if self.plies() >= adj.max_plies {
+                return Some((Outcome::Draw, "adjudication-max-plies".to_owned()));
+            }
+            if let Some(ending) = adjudicate(adj, &white_scores, self.plies()) {
+                return Some(ending);
+            }
+            white_scores.push(self.engine_move(interrupt)?);
+        }
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn play_game(
     exp: &Experiment,
+    kind: &GameKind<'_>,
     matchup: usize,
     pair: u64,
     b_is_white: bool,
@@ -400,12 +390,12 @@ fn play_game(
     interrupt: &Arc<AtomicBool>,
 ) -> Option<PlayedGame> {
     let setup = GameSetup::new(exp, matchup, pair, b_is_white);
-    let mut g = OrdinaryGame {
+    let mut g = EngineGame {
         setup: &setup,
-        game: Game::new(Position::from_fen(&exp.variant, start).expect("validated start")),
+        game: Game::new(kind.parse_position(start).expect("validated start")),
         engines: [
-            searcher(exp, &setup.white.engine, setup.seed),
-            searcher(exp, &setup.black.engine, setup.seed ^ 1),
+            engine(kind, &setup.white.engine, setup.seed),
+            engine(kind, &setup.black.engine, setup.seed ^ 1),
         ],
         limits: [
             limits(&setup.white.engine, interrupt),
@@ -416,20 +406,24 @@ fn play_game(
         nodes: [0; 2],
     };
     for text in opening {
-        let mv = notation::parse(g.game.position(), text)
+        let mv = g
+            .game
+            .position()
+            .parse_move(text)
             .expect("opening moves are legal in both games");
         g.log_move(mv, None);
-        g.game.play_unchecked(mv);
+        g.game.play_legal(mv).expect("opening moves are legal");
     }
-    let (outcome, termination) = play_out(&mut g, &exp.adjudication, interrupt)?;
+    let (outcome, termination) = g.play_out(&exp.adjudication, interrupt)?;
 
     let pos = g.game.position();
+    let material = |c| kind.material(pos, c, &setup.white.engine.eval);
     let end = Ending {
         outcome,
         termination,
-        plies: g.game.moves().len() as u32,
+        plies: g.plies(),
         nodes: g.nodes,
-        material: [pos.material(Color::White), pos.material(Color::Black)],
+        material: [material(Color::White), material(Color::Black)],
     };
     let mut record = setup.record(start, opening, &end);
     let [w, b] = g.stats;
@@ -447,11 +441,14 @@ fn play_game(
         .chain(b.events)
         .collect::<Vec<_>>()
         .join(" ");
-    Some(setup.finish(record, g.moves))
+    Some(PlayedGame {
+        record,
+        moves: if exp.log.moves { g.moves } else { Vec::new() },
+    })
 }
 
 /// Score-based adjudication over the last moves of both engines.
-pub(crate) fn adjudicate(
+fn adjudicate(
     adj: &crate::experiment::Adjudication,
     white_scores: &[i32],
     ply: u32,

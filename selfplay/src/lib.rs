@@ -1,8 +1,8 @@
 //! pocketlab-selfplay: experiments as files, played in parallel, logged to Parquet.
 //!
 //! * [`experiment`]: experiment files, armies, generators, validation.
-//! * [`game`]: one colour-swapped pair, reproducible from its seed
-//!   (Potential Chess variants are played by `potential_game`).
+//! * [`game`]: one colour-swapped pair of any game kind, reproducible from
+//!   its seed.
 //! * [`runner`]: the parallel, resumable, shardable runner.
 //! * [`log`]: the Parquet schema, atomic chunk writing, reading back.
 //! * [`sprt`]: the sequential test that can stop a matchup.
@@ -12,7 +12,6 @@ pub mod experiment;
 pub mod game;
 pub mod log;
 pub mod pgn;
-mod potential_game;
 mod progress;
 pub mod runner;
 pub mod sprt;

@@ -1,25 +1,65 @@
 //! PGN export of logged games (SAN; drops `N@e4`, pocket-ins `^e2=C`).
 //! Potential Chess games keep the seed's move notation and give their
-//! start as potential position text in the `FEN` tag; every move is still
+//! start as potential position text in the `FEN` tag; every move is
 //! replayed, so a damaged log is reported rather than exported.
 
+use std::fmt;
 use std::fmt::Write as _;
 
-use pocketlab_core::potential::{Army, PotentialPosition};
-use pocketlab_core::{Color, Position, Variant, notation, san};
+use pocketlab_core::kind::{GameKind, MoveTextError, PositionTextError};
+use pocketlab_core::{Color, GamePosition, IllegalMove, Variant};
 
 use crate::log::{GameRecord, MoveRecord};
+
+/// A logged game that does not replay.
+#[derive(Debug)]
+pub enum PgnError {
+    /// The game's start position does not read.
+    Start {
+        game_id: u64,
+        error: PositionTextError,
+    },
+    /// A logged move is not a legal move of the replayed position.
+    Move {
+        game_id: u64,
+        ply: usize,
+        error: MoveTextError,
+    },
+    /// A logged move reads but cannot be played.
+    Illegal {
+        game_id: u64,
+        ply: usize,
+        error: IllegalMove,
+    },
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnError::Start { game_id, error } => write!(f, "game {game_id}: {error}"),
+            PgnError::Move {
+                game_id,
+                ply,
+                error,
+            } => write!(f, "game {game_id} ply {ply}: {error}"),
+            PgnError::Illegal {
+                game_id,
+                ply,
+                error,
+            } => write!(f, "game {game_id} ply {ply}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
 
 /// One game as PGN. `moves` are the game's rows of the moves table in ply order.
 pub fn game_pgn(
     variant: &Variant,
     game: &GameRecord,
     moves: &[MoveRecord],
-) -> Result<String, String> {
-    let movetext = match variant.potential_army() {
-        Some(army) => potential_movetext(&army, game, moves)?,
-        None => movetext(variant, game, moves)?,
-    };
+) -> Result<String, PgnError> {
+    let movetext = movetext(variant, game, moves)?;
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
@@ -87,52 +127,37 @@ fn finish(mut out: String, mut line: String, result: &str) -> String {
     out
 }
 
-/// SAN movetext of an ordinary game.
-fn movetext(variant: &Variant, game: &GameRecord, moves: &[MoveRecord]) -> Result<String, String> {
-    let mut pos = Position::from_fen(variant, &game.start_fen)
-        .map_err(|e| format!("game {}: {e}", game.game_id))?;
-    let (mut out, mut line) = (String::new(), String::new());
-    for (i, m) in moves.iter().enumerate() {
-        let mv = notation::parse(&pos, &m.mv)
-            .map_err(|e| format!("game {} ply {i}: {e}", game.game_id))?;
-        let text = san::format(&pos, mv);
-        push_move(
-            &mut out,
-            &mut line,
-            pos.side_to_move(),
-            pos.fullmove_number(),
-            i == 0,
-            &text,
-        );
-        pos = pos.after(mv);
-    }
-    Ok(finish(out, line, &game.result))
-}
-
-/// Seed-notation movetext of a Potential Chess game, replayed to check it.
-fn potential_movetext(
-    army: &Army<'_>,
+/// The movetext: SAN where the kind has it, else the kind's own notation.
+fn movetext(
+    variant: &Variant,
     game: &GameRecord,
     moves: &[MoveRecord],
-) -> Result<String, String> {
-    let mut pos = PotentialPosition::from_text(army, &game.start_fen)
-        .map_err(|e| format!("game {}: {e}", game.game_id))?;
+) -> Result<String, PgnError> {
+    let game_id = game.game_id;
+    let kind = GameKind::of(variant);
+    let mut pos = kind
+        .parse_position(&game.start_fen)
+        .map_err(|error| PgnError::Start { game_id, error })?;
     let (mut out, mut line) = (String::new(), String::new());
-    for (i, m) in moves.iter().enumerate() {
-        let mv = pos
-            .parse_move(&m.mv)
-            .map_err(|e| format!("game {} ply {i}: {e}", game.game_id))?;
+    for (ply, m) in moves.iter().enumerate() {
+        let mv = pos.parse_move(&m.mv).map_err(|error| PgnError::Move {
+            game_id,
+            ply,
+            error,
+        })?;
         push_move(
             &mut out,
             &mut line,
             pos.side_to_move(),
             pos.fullmove_number(),
-            i == 0,
-            &m.mv,
+            ply == 0,
+            &pos.san(mv),
         );
-        pos = pos
-            .play(mv)
-            .map_err(|e| format!("game {} ply {i}: {e}", game.game_id))?;
+        pos = pos.play(mv).map_err(|error| PgnError::Illegal {
+            game_id,
+            ply,
+            error,
+        })?;
     }
     Ok(finish(out, line, &game.result))
 }

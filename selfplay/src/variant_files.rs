@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use pocketlab_core::variant::{builtin, parse_variant};
+use pocketlab_core::builtin;
+use pocketlab_core::kind::parse_variant;
 use pocketlab_core::{Variant, VariantError};
 
 /// Load `spec`: a shipped variant name (`pocket-mutation`) or a file path.

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use pocketlab_core::potential::{PotentialGame, PotentialPosition};
+use pocketlab_core::Game;
+use pocketlab_core::potential::{Army, PotentialPosition};
 use pocketlab_core::{GameStatus, Outcome};
 use pocketlab_selfplay::log::{GameRecord, MoveRecord, read_games, read_moves};
 use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
@@ -53,7 +54,7 @@ fn play(exp: &Experiment, dir: &Path, threads: usize) -> (Vec<GameRecord>, Vec<M
 #[test]
 fn potential_games_replay_to_their_results_whatever_the_threads() {
     let exp = Experiment::parse("tiny.toml", TINY_POTENTIAL, Path::new(".")).unwrap();
-    let army = exp.variant.potential_army().expect("a potential variant");
+    let army = Army::of(&exp.variant).expect("a potential variant");
     let one = tempfile::tempdir().unwrap();
     let two = tempfile::tempdir().unwrap();
     let (games, moves) = play(&exp, one.path(), 1);
@@ -69,7 +70,7 @@ fn potential_games_replay_to_their_results_whatever_the_threads() {
             army.start_position(),
             "games start from the army's start"
         );
-        let mut game = PotentialGame::new(start);
+        let mut game = Game::new(start);
         for m in &own {
             let pos = game.position();
             if let Some(text) = &m.fen {

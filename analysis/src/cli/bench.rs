@@ -4,9 +4,9 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use pocketlab_core::Position;
+use pocketlab_core::builtin;
 use pocketlab_core::engine::{EvalParams, SearchLimits, SearchOptions, Searcher};
 use pocketlab_core::perft::perft;
-use pocketlab_core::variant::builtin;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {

@@ -48,8 +48,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Report(args)) => report::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
         Some(Command::Variants) => {
-            for name in pocketlab_core::variant::builtin::names() {
-                let v = pocketlab_core::variant::builtin::load(name)?;
+            for name in pocketlab_core::builtin::names() {
+                let v = pocketlab_core::builtin::load(name)?;
                 println!("{name:<24} {}", v.description);
             }
             Ok(())

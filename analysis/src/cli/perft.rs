@@ -4,15 +4,14 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use pocketlab_core::perft::{perft, perft_divide};
-use pocketlab_core::potential::{self, Army, PotentialPosition};
-use pocketlab_core::{Position, notation};
+use pocketlab_core::kind::GameKind;
+use pocketlab_core::perft::MAX_PERFT_DEPTH;
 use pocketlab_selfplay::load_variant;
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     /// A shipped variant name or the path of a variant file.
-    #[arg(long, default_value = pocketlab_core::variant::builtin::DEFAULT)]
+    #[arg(long, default_value = pocketlab_core::builtin::DEFAULT)]
     pub variant: String,
     /// Start from this FEN instead of the variant's start position (for a
     /// Potential Chess variant: potential position text).
@@ -27,48 +26,30 @@ pub struct PerftArgs {
 }
 
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
-    let variant = load_variant(&args.variant)?;
-    if let Some(army) = variant.potential_army() {
-        return potential_perft(&army, args);
+    if args.depth > MAX_PERFT_DEPTH {
+        anyhow::bail!(
+            "--depth {}: at most {MAX_PERFT_DEPTH} (the tree grows exponentially)",
+            args.depth
+        );
     }
-    let fen = args
-        .fen
-        .clone()
-        .unwrap_or_else(|| variant.start_fen.clone());
-    let pos = Position::from_fen(&variant, &fen).with_context(|| format!("--fen '{fen}'"))?;
-    let started = Instant::now();
-    let nodes = if args.divide {
-        let mut total = 0;
-        for (mv, n) in perft_divide(&pos, args.depth) {
-            println!("{} {n}", notation::format(&pos, mv));
-            total += n;
-        }
-        total
-    } else {
-        perft(&pos, args.depth)
-    };
-    print_count(nodes, started);
-    Ok(())
-}
-
-/// Perft of a Potential Chess variant (every naming and promotion choice is a move).
-fn potential_perft(army: &Army<'_>, args: &PerftArgs) -> anyhow::Result<()> {
+    let variant = load_variant(&args.variant)?;
+    let kind = GameKind::of(&variant);
     let pos = match &args.fen {
-        Some(text) => PotentialPosition::from_text(army, text)
-            .map_err(|e| anyhow::anyhow!("--fen '{text}': {e}"))?,
-        None => army.start_position(),
+        Some(text) => kind
+            .parse_position(text)
+            .with_context(|| format!("--fen '{text}'"))?,
+        None => kind.start_position(),
     };
     let started = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;
-        for (mv, next) in pos.legal_successors() {
-            let n = potential::perft(&next, args.depth.saturating_sub(1));
-            println!("{} {n}", pos.format_move(mv));
+        for (mv, n) in pos.perft_divide(args.depth) {
+            println!("{mv} {n}");
             total += n;
         }
         total
     } else {
-        potential::perft(&pos, args.depth)
+        pos.perft(args.depth)
     };
     print_count(nodes, started);
     Ok(())

@@ -133,7 +133,7 @@ fn validation_experiment(
             .to_string()
             .replace('\\', "/")
     };
-    let variant_spec = if pocketlab_core::variant::builtin::text(&file.variant).is_some() {
+    let variant_spec = if pocketlab_core::builtin::text(&file.variant).is_some() {
         file.variant.clone()
     } else {
         abs(&dir.join(&file.variant))

@@ -5,7 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use pocketlab_core::{Position, notation};
+use pocketlab_core::kind::GameKind;
+use pocketlab_core::{GamePosition, Position};
 use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::log::Manifest;
 use polars::prelude::*;
@@ -1004,16 +1005,13 @@ fn branching(
         .zip(strs(&starts, "start_fen")?)
         .collect();
     let (ids, texts) = game_moves(moves.filter(sample))?;
-    let army = exp.variant.potential_army();
+    let kind = GameKind::of(&exp.variant);
     let (mut positions, mut total) = (0u64, 0u64);
     for (id, plies) in games_of(&ids) {
         if let Some(start) = start_of.get(&id) {
             let game = &texts[plies];
-            let counts = match &army {
-                Some(army) => potential_move_counts(army, start, game),
-                None => move_counts(&exp.variant, start, game),
-            }
-            .map_err(|e| log_error(&dirs[0], format!("game {id}: {e}")))?;
+            let counts = move_counts(&kind, start, game)
+                .map_err(|e| log_error(&dirs[0], format!("game {id}: {e}")))?;
             positions += counts.len() as u64;
             total += counts.iter().sum::<u64>();
         }
@@ -1059,31 +1057,8 @@ pub(super) fn games_of(ids: &[u64]) -> impl Iterator<Item = (u64, std::ops::Rang
 
 /// Legal moves in each position of a logged game, up to the first move
 /// that does not replay.
-fn move_counts(
-    variant: &pocketlab_core::Variant,
-    start: &str,
-    moves: &[String],
-) -> Result<Vec<u64>, String> {
-    let mut pos = Position::from_fen(variant, start).map_err(|e| e.to_string())?;
-    let mut counts = Vec::with_capacity(moves.len());
-    for text in moves {
-        counts.push(pos.count_legal_moves());
-        let Ok(m) = notation::parse(&pos, text) else {
-            break;
-        };
-        pos = pos.after(m);
-    }
-    Ok(counts)
-}
-
-/// [`move_counts`] for a Potential Chess game.
-fn potential_move_counts(
-    army: &pocketlab_core::potential::Army<'_>,
-    start: &str,
-    moves: &[String],
-) -> Result<Vec<u64>, String> {
-    let mut pos = pocketlab_core::potential::PotentialPosition::from_text(army, start)
-        .map_err(|e| e.to_string())?;
+fn move_counts(kind: &GameKind<'_>, start: &str, moves: &[String]) -> Result<Vec<u64>, String> {
+    let mut pos = kind.parse_position(start).map_err(|e| e.to_string())?;
     let mut counts = Vec::with_capacity(moves.len());
     for text in moves {
         counts.push(pos.count_legal_moves());

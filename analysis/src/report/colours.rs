@@ -288,7 +288,7 @@ fn quiet_positions(dirs: &[PathBuf], exp: &Experiment) -> Result<Vec<QuietPositi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pocketlab_core::variant::builtin;
+    use pocketlab_core::builtin;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -67,7 +67,7 @@ fn generation_dir(root: &Path, g: u32) -> PathBuf {
 
 /// Absolute variant spec, so generated experiments find it from any directory.
 fn variant_spec(file: &TrainingFile, dir: &Path) -> String {
-    if pocketlab_core::variant::builtin::text(&file.variant).is_some() {
+    if pocketlab_core::builtin::text(&file.variant).is_some() {
         file.variant.clone()
     } else {
         dir.join(&file.variant)

@@ -260,7 +260,7 @@ fn squares_ahead(color: Color, sq: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use crate::builtin;
 
     #[test]
     fn start_positions_are_balanced_and_mirrors_agree() {

@@ -7,6 +7,7 @@
 
 mod fen;
 mod play;
+mod status;
 
 pub(crate) mod zobrist;
 
@@ -16,7 +17,6 @@ use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, Piece, PieceType, 
 use crate::variant::Variant;
 
 pub use fen::FenError;
-pub use play::IllegalMove;
 
 /// Castling rights: bit 0 White kingside, 1 White queenside, 2 Black kingside, 3 Black queenside.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

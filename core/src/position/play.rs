@@ -1,38 +1,10 @@
 //! Playing moves (copy-make).
 
-use std::fmt;
-
 use super::Position;
 use crate::moves::{Move, castle_king_destination, castle_partner_destination};
 use crate::types::{Color, Piece, Square};
 
-/// A move that is not legal in the position it was played in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    pub mv: Move,
-    pub fen: String,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {:?} in position {}", self.mv, self.fen)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
 impl<'v> Position<'v> {
-    /// The position after `mv`, if it is legal.
-    pub fn play(&self, mv: Move) -> Result<Position<'v>, IllegalMove> {
-        if !self.is_legal(mv) {
-            return Err(IllegalMove {
-                mv,
-                fen: self.to_fen(),
-            });
-        }
-        Ok(self.after(mv))
-    }
-
     /// The position after `mv`, which must be legal (not checked).
     pub fn after(&self, mv: Move) -> Position<'v> {
         let mut next = self.clone();

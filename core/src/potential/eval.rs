@@ -380,12 +380,12 @@ impl PotentialEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use crate::builtin;
 
     #[test]
     fn symmetric_start_scores_the_tempo_and_material_adds_up() {
-        let variant = builtin::load("chess").unwrap();
-        let army = Army::orthodox(&variant).unwrap();
+        let variant = builtin::load("potential-chess").unwrap();
+        let army = Army::of(&variant).unwrap();
         let params = EvalParams::default();
         let e = PotentialEvaluator::new(&army, &params);
         let start = army.start_position();
@@ -399,8 +399,8 @@ mod tests {
 
     #[test]
     fn naming_a_queen_costs_the_queen() {
-        let variant = builtin::load("chess").unwrap();
-        let army = Army::orthodox(&variant).unwrap();
+        let variant = builtin::load("potential-chess").unwrap();
+        let army = Army::of(&variant).unwrap();
         let e = PotentialEvaluator::new(&army, &EvalParams::default());
         let text = |captured: &str| {
             format!("xxxxxxxx/xxxxxxx1/8/8/8/8/XXXXXXXX/XXXXXXXX[{captured}] w - 0 1")

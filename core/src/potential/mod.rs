@@ -7,10 +7,10 @@
 //!
 //! 1. Each side has an army on its first ranks; every piece starts with the
 //!    potential of every type of the army. The army is a setting
-//!    ([`Army`]): piece types and movement come from a [`Variant`], with a
-//!    count per type. The default ([`Army::orthodox`]) is the `chess`
-//!    variant's K, Q, B, R, N, P with counts 1, 1, 2, 2, 2, 8 (in that
-//!    order, the seed's letter order), on ranks 1-2 and 7-8.
+//!    ([`Army`]): piece types and movement come from a [`Variant`] with a
+//!    `[potential]` army, with a count per type. The shipped
+//!    `potential-chess` plays chess's K, Q, B, R, N, P with counts 1, 1, 2,
+//!    2, 2, 8 (in that order, the seed's letter order), on ranks 1-2 and 7-8.
 //! 2. A move is possible if at least one type in the piece's potential can
 //!    make it, with the variant's movement tables (pawns: forward one, two
 //!    from the second rank over an empty square, diagonal forward captures,
@@ -91,7 +91,9 @@ mod text;
 
 use std::fmt;
 
-use crate::game::{GameStatus, Outcome, Termination};
+use crate::game::{
+    GamePosition, GameStatus, IllegalMove, MoveEvent, MoveFacts, Outcome, Termination,
+};
 use crate::movement::PieceMoves;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 use crate::variant::Variant;
@@ -152,20 +154,9 @@ impl Potential {
     }
 }
 
-/// Why an army could not be built from a variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArmyError(pub String);
-
-impl fmt::Display for ArmyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "potential army: {}", self.0)
-    }
-}
-
-impl std::error::Error for ArmyError {}
-
 /// The army both sides play with: a list of a variant's piece types (the
-/// potential bit order) with a count each.
+/// potential bit order) with a count each, from the variant's validated
+/// `[potential]` table.
 #[derive(Clone, Debug)]
 pub struct Army<'v> {
     variant: &'v Variant,
@@ -177,79 +168,46 @@ pub struct Army<'v> {
 }
 
 impl<'v> Army<'v> {
-    /// The orthodox army K, Q, B, R, N, P (1, 1, 2, 2, 2, 8) of `variant`
-    /// (normally the shipped `chess`).
-    pub fn orthodox(variant: &'v Variant) -> Result<Army<'v>, ArmyError> {
-        Army::new(
-            variant,
-            &[('K', 1), ('Q', 1), ('B', 2), ('R', 2), ('N', 2), ('P', 8)],
-        )
-    }
-
-    /// An army of the variant's pieces with these letters and counts, in
-    /// this order. The variant's royal piece must be in it exactly once, at
-    /// most one type may be a pawn, and at most 32 pieces per side.
-    pub fn new(variant: &'v Variant, types: &[(char, u8)]) -> Result<Army<'v>, ArmyError> {
-        if types.is_empty() || types.len() > MAX_PIECE_TYPES {
-            return Err(ArmyError(format!(
-                "{} types; expected 1 to {MAX_PIECE_TYPES}",
-                types.len()
-            )));
-        }
-        let mut kinds = Vec::new();
-        let mut counts = Vec::new();
-        for &(letter, count) in types {
-            let kind = variant.piece_by_letter(letter).ok_or_else(|| {
-                ArmyError(format!(
-                    "variant '{}' has no piece '{letter}'",
-                    variant.name
-                ))
-            })?;
-            if kinds.contains(&kind) {
-                return Err(ArmyError(format!("piece '{letter}' listed twice")));
-            }
-            kinds.push(kind);
-            counts.push(count);
-        }
-        let total: usize = counts.iter().map(|&c| usize::from(c)).sum();
-        if total == 0 || total > 32 {
-            return Err(ArmyError(format!(
-                "{total} pieces per side; expected 1 to 32"
-            )));
-        }
-        let royal = kinds
-            .iter()
-            .position(|&k| k == variant.royal)
-            .ok_or_else(|| ArmyError("the variant's royal piece is not in the army".into()))?;
-        if counts[royal] != 1 {
-            return Err(ArmyError("the royal piece must have count 1".into()));
-        }
-        let pawns: Vec<usize> = (0..kinds.len())
-            .filter(|&i| variant.is_pawn(kinds[i]))
-            .collect();
-        if pawns.len() > 1 {
-            return Err(ArmyError("at most one pawn type".into()));
-        }
-        let pawn = pawns.first().map(|&i| i as u8);
+    /// The army of a Potential Chess variant, or `None` for a variant that
+    /// is not played as Potential Chess (no `[potential]` table).
+    ///
+    /// ```
+    /// use pocketlab_core::{builtin, potential::Army};
+    ///
+    /// let variant = builtin::load("potential-chess").unwrap();
+    /// let army = Army::of(&variant).unwrap();
+    /// assert_eq!((army.len(), army.size()), (6, 16));
+    /// assert!(Army::of(&builtin::load("chess").unwrap()).is_none());
+    /// ```
+    pub fn of(variant: &'v Variant) -> Option<Army<'v>> {
+        let rules = variant.rules.potential.as_ref()?;
+        // The variant validated the army: one royal piece, at most one
+        // pawn type, 1 to 32 pieces.
+        let (kinds, counts): (Vec<PieceType>, Vec<u8>) = rules.army.iter().copied().unzip();
         let index_of = |k: PieceType| kinds.iter().position(|&x| x == k).map(|i| i as u8);
+        let royal = index_of(variant.royal).expect("the variant validated the army's royal piece");
+        let pawn = kinds
+            .iter()
+            .position(|&k| variant.is_pawn(k))
+            .map(|i| i as u8);
         let mut promotions: Vec<u8> = variant
             .rules
             .promotion
             .as_ref()
             .map(|p| p.choices.iter().filter_map(|&k| index_of(k)).collect())
             .unwrap_or_default();
-        promotions.retain(|&t| usize::from(t) != royal && Some(t) != pawn);
+        promotions.retain(|&t| t != royal && Some(t) != pawn);
         promotions.sort_unstable();
         if promotions.is_empty() {
             promotions = (0..kinds.len() as u8)
-                .filter(|&t| usize::from(t) != royal && Some(t) != pawn)
+                .filter(|&t| t != royal && Some(t) != pawn)
                 .collect();
         }
-        Ok(Army {
+        Some(Army {
             variant,
             kinds,
             counts,
-            royal: royal as u8,
+            royal,
             pawn,
             promotions,
         })
@@ -394,18 +352,6 @@ impl PartialEq for PotentialPosition<'_> {
             && self.fullmove_number == other.fullmove_number
     }
 }
-
-/// The move is not legal in the position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalPotentialMove(pub String);
-
-impl fmt::Display for IllegalPotentialMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move: {}", self.0)
-    }
-}
-
-impl std::error::Error for IllegalPotentialMove {}
 
 fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -967,25 +913,9 @@ impl<'a> PotentialPosition<'a> {
         any
     }
 
-    /// Play a legal move.
-    pub fn play(&self, mv: PotentialMove) -> Result<PotentialPosition<'a>, IllegalPotentialMove> {
-        if !self.pseudo_legal_moves().contains(&mv) {
-            return Err(IllegalPotentialMove(format!(
-                "{mv:?} is not a move in {}",
-                self.to_text()
-            )));
-        }
-        self.apply(mv).ok_or_else(|| {
-            IllegalPotentialMove(format!(
-                "{} leaves the mover with no consistent army",
-                self.format_move(mv)
-            ))
-        })
-    }
-
     /// Status from this position alone: no legal move (checkmate or
     /// stalemate by rule 6), the n-move rule, the dead position of one piece
-    /// each. Repetition needs the history: see [`PotentialGame`].
+    /// each. Repetition needs the history: see [`crate::Game`].
     pub fn status(&self) -> GameStatus {
         let over = |outcome, termination| GameStatus::Over {
             outcome,
@@ -1009,74 +939,101 @@ impl<'a> PotentialPosition<'a> {
     }
 }
 
-/// Leaf count of the legal move tree (every naming and promotion choice is
-/// a move).
-pub fn perft(pos: &PotentialPosition<'_>, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return pos.count_legal_moves();
-    }
-    pos.legal_successors()
-        .iter()
-        .map(|(_, next)| perft(next, depth - 1))
-        .sum()
-}
+impl GamePosition for PotentialPosition<'_> {
+    type Move = PotentialMove;
+    type MoveTextError = PotentialNotationError;
 
-/// A game of Potential Chess with its history (for repetition).
-#[derive(Clone, Debug)]
-pub struct PotentialGame<'a> {
-    start: PotentialPosition<'a>,
-    position: PotentialPosition<'a>,
-    moves: Vec<PotentialMove>,
-    hashes: Vec<u64>,
-}
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
 
-impl<'a> PotentialGame<'a> {
-    pub fn new(start: PotentialPosition<'a>) -> PotentialGame<'a> {
-        PotentialGame {
-            hashes: vec![start.hash()],
-            position: start.clone(),
-            start,
-            moves: Vec::new(),
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    fn is_check(&self) -> bool {
+        PotentialPosition::is_check(self)
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<PotentialMove>) {
+        moves.extend(self.pseudo_legal_moves());
+    }
+
+    fn successor(&self, mv: PotentialMove) -> Option<Self> {
+        self.apply(mv)
+    }
+
+    fn legal_moves(&self) -> Vec<PotentialMove> {
+        PotentialPosition::legal_moves(self)
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        PotentialPosition::count_legal_moves(self)
+    }
+
+    fn status(&self) -> GameStatus {
+        PotentialPosition::status(self)
+    }
+
+    fn repetition_rule(&self) -> u8 {
+        self.army.variant.rules.repetition
+    }
+
+    fn format_move(&self, mv: PotentialMove) -> String {
+        PotentialPosition::format_move(self, mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<PotentialMove, PotentialNotationError> {
+        PotentialPosition::parse_move(self, text)
+    }
+
+    fn to_text(&self) -> String {
+        PotentialPosition::to_text(self)
+    }
+
+    /// The mover's token before the move, the captured piece's name, and
+    /// promotions (a promoting piece is a pawn).
+    fn move_facts(&self, mv: PotentialMove) -> MoveFacts {
+        let army = self.army;
+        let piece = self
+            .piece_at(mv.from)
+            .map(|p| army.piece_token(p.potential, p.promoted, p.color))
+            .unwrap_or_default();
+        let event = mv.promotion.map(|into| MoveEvent::Promotion {
+            piece: army
+                .pawn
+                .map_or_else(String::new, |p| army.letter(p).to_string()),
+            into: army.letter(into),
+        });
+        MoveFacts {
+            piece,
+            capture: mv.captured.map(|t| army.letter(t).to_string()),
+            event,
         }
     }
 
-    pub fn start(&self) -> &PotentialPosition<'a> {
-        &self.start
-    }
-
-    pub fn position(&self) -> &PotentialPosition<'a> {
-        &self.position
-    }
-
-    pub fn moves(&self) -> &[PotentialMove] {
-        &self.moves
-    }
-
-    pub fn play(&mut self, mv: PotentialMove) -> Result<(), IllegalPotentialMove> {
-        self.position = self.position.play(mv)?;
-        self.moves.push(mv);
-        self.hashes.push(self.position.hash());
-        Ok(())
-    }
-
-    /// Hashes of every position so far, the start first and the current last.
-    pub fn hashes(&self) -> &[u64] {
-        &self.hashes
-    }
-
-    /// How many times the current position has occurred (1 the first time).
-    pub fn repetitions(&self) -> usize {
-        crate::game::repetitions(&self.hashes)
-    }
-
-    pub fn status(&self) -> GameStatus {
-        crate::game::with_repetition(
-            self.position.status(),
-            self.position.army.variant.rules.repetition,
-            &self.hashes,
-        )
+    /// The position after a legal move; the error says why it is not.
+    fn play(&self, mv: PotentialMove) -> Result<Self, IllegalMove> {
+        let illegal = |why: String| IllegalMove {
+            text: why,
+            position: self.to_text(),
+        };
+        if !self.pseudo_legal_moves().contains(&mv) {
+            return Err(illegal(format!("{mv:?} (not a move here)")));
+        }
+        self.apply(mv).ok_or_else(|| {
+            illegal(format!(
+                "{} (leaves the mover with no consistent army)",
+                self.format_move(mv)
+            ))
+        })
     }
 }

@@ -700,12 +700,12 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin;
+    use crate::builtin;
 
     #[test]
     fn packed_moves_are_distinct_per_generated_move() {
-        let variant = builtin::load("chess").unwrap();
-        let army = Army::orthodox(&variant).unwrap();
+        let variant = builtin::load("potential-chess").unwrap();
+        let army = Army::of(&variant).unwrap();
         let pos = PotentialPosition::from_text(
             &army,
             "3(qn)3k/4{RP}3/8/7(qn)/8/7{RP}/8/K7[QBBRNNPPPPPPPbbrrnpppppppp] w - 0 1",

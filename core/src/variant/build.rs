@@ -9,15 +9,16 @@ use super::{
 };
 use crate::betza;
 use crate::movement::PieceMoves;
-use crate::position::Position;
 use crate::types::{Bitboard, ByColor, MAX_PIECE_TYPES, PieceType, Square};
 
 /// Deepest inheritance chain accepted (guards against cycles).
 const MAX_INHERITANCE_DEPTH: usize = 16;
 
-/// Parse a variant file. `file` names it in errors; `resolve` turns an
-/// `inherits` value into `(file name, text)` of the parent, or `None`.
-pub fn parse_variant(
+/// Parse a variant file into its data. `file` names it in errors;
+/// `resolve` turns an `inherits` value into `(file name, text)` of the
+/// parent, or `None`. Whether the result can be played (its start position)
+/// is checked by [`crate::kind::parse_variant`], the public entry point.
+pub(crate) fn parse_variant_data(
     file: &str,
     text: &str,
     resolve: &dyn Fn(&str) -> Option<(String, String)>,
@@ -414,7 +415,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
     };
 
     let potential = match f.potential.as_ref().and_then(|p| p.army.as_deref()) {
-        Some(text) => Some(potential_army(&cx, text, &letters)?),
+        Some(text) => Some(potential_army(&cx, text, &letters, royal, &pieces)?),
         None => {
             if f.potential.is_some() {
                 return Err(cx.err(
@@ -489,40 +490,59 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         castling_keep,
         pawn_types,
     };
-    Position::from_fen(&variant, &variant.start_fen).map_err(|e| cx.err("start", e.to_string()))?;
-    if let Some(p) = &variant.rules.potential {
-        crate::potential::Army::new(&variant, &p.army)
-            .map_err(|e| cx.err("potential.army", e.0))?;
-    }
     Ok(variant)
 }
 
 /// `"KQBBRRNNPPPPPPPP"`: letters in order of first appearance, with counts.
+/// The army must hold the royal piece exactly once, at most one pawn type,
+/// at most [`MAX_PIECE_TYPES`] types and 1 to 32 pieces (a side's pieces
+/// start on its first four ranks).
 fn potential_army(
     cx: &Ctx<'_>,
     text: &str,
     letters: &[Option<PieceType>; 26],
+    royal: PieceType,
+    pieces: &[PieceDef],
 ) -> Result<PotentialRules, VariantError> {
-    let mut army: Vec<(char, u8)> = Vec::new();
+    let err = |reason: String| cx.err("potential.army", reason);
+    let mut army: Vec<(PieceType, u8)> = Vec::new();
+    let mut total = 0usize;
     for c in text.chars().filter(|c| !c.is_whitespace()) {
         let upper = c.to_ascii_uppercase();
-        let known = upper.is_ascii_uppercase() && letters[(upper as u8 - b'A') as usize].is_some();
-        if !known {
-            return Err(cx.err(
-                "potential.army",
-                format!("'{c}' is not a piece letter of this variant"),
-            ));
+        let kind = upper
+            .is_ascii_uppercase()
+            .then(|| letters[(upper as u8 - b'A') as usize])
+            .flatten()
+            .ok_or_else(|| err(format!("'{c}' is not a piece letter of this variant")))?;
+        total += 1;
+        if total > 32 {
+            return Err(err("more than 32 pieces per side".into()));
         }
-        match army.iter_mut().find(|(l, _)| *l == upper) {
-            Some((_, n)) if *n == u8::MAX => {
-                return Err(cx.err("potential.army", "too many pieces"));
-            }
+        match army.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
-            None => army.push((upper, 1)),
+            None => army.push((kind, 1)),
         }
     }
     if army.is_empty() {
-        return Err(cx.err("potential.army", "empty"));
+        return Err(err("empty".into()));
+    }
+    if army.len() > MAX_PIECE_TYPES {
+        return Err(err(format!(
+            "{} piece types; at most {MAX_PIECE_TYPES}",
+            army.len()
+        )));
+    }
+    match army.iter().find(|(k, _)| *k == royal) {
+        None => return Err(err("the royal piece is not in the army".into())),
+        Some((_, n)) if *n != 1 => {
+            return Err(err(format!(
+                "the royal piece appears {n} times; exactly once"
+            )));
+        }
+        Some(_) => {}
+    }
+    if army.iter().filter(|(k, _)| pieces[k.index()].pawn).count() > 1 {
+        return Err(err("at most one pawn type".into()));
     }
     Ok(PotentialRules { army })
 }

@@ -4,7 +4,7 @@
 //! every key). A file may `inherits = "other"` and override any setting;
 //! every rule has a default, listed on [`Rules`]. The core reads text it is
 //! handed: resolving `inherits` to text is the caller's job (shipped
-//! variants are embedded and found by name, see [`builtin`]).
+//! variants are embedded and found by name, see [`crate::builtin`]).
 //!
 //! A file may also draw a region (square colour) map: `map` (8 rows of one
 //! letter per square, rank 8 first) and `[regions.X]` tables giving each
@@ -14,7 +14,6 @@
 //! move generation needs nothing special. See [`RegionMap`].
 
 mod build;
-pub mod builtin;
 mod file;
 
 use std::fmt;
@@ -23,7 +22,7 @@ use crate::betza::MoveRule;
 use crate::movement::PieceMoves;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 
-pub use build::parse_variant;
+pub(crate) use build::parse_variant_data;
 
 /// Why a variant file was rejected: which file, which key, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,12 +197,12 @@ pub struct Rules {
     pub potential: Option<PotentialRules>,
 }
 
-/// The army of a Potential Chess variant: letters in potential order, each
-/// with its count per side. Build the [`crate::potential::Army`] with
-/// [`Variant::potential_army`].
+/// The army of a Potential Chess variant: piece types in potential order,
+/// each with its count per side (validated: the royal piece once, at most
+/// one pawn type, 1 to 32 pieces). The potential module plays it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PotentialRules {
-    pub army: Vec<(char, u8)>,
+    pub army: Vec<(PieceType, u8)>,
 }
 
 /// A compiled, validated variant. Immutable; share it by reference.
@@ -259,16 +258,6 @@ impl Variant {
 
     pub fn has_pocket(&self) -> bool {
         self.rules.pocket.is_some()
-    }
-
-    /// The Potential Chess army, if this variant is played as Potential
-    /// Chess (validated when the variant was built).
-    pub fn potential_army(&self) -> Option<crate::potential::Army<'_>> {
-        let rules = self.rules.potential.as_ref()?;
-        Some(
-            crate::potential::Army::new(self, &rules.army)
-                .expect("the army was validated when the variant was built"),
-        )
     }
 
     /// The region (square colour) map, if the variant has one.

@@ -16,8 +16,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use pocketlab_core::engine::EvalParams;
-use pocketlab_core::potential::PotentialPosition;
-use pocketlab_core::variant::parse_variant;
+use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::{Position, Square, Variant};
 
 pub use army::{Army, start_fen};
@@ -535,15 +534,9 @@ fn openings(
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let checked = match variant.potential_army() {
-                Some(army) => PotentialPosition::from_text(&army, line)
-                    .map(drop)
-                    .map_err(|e| e.to_string()),
-                None => Position::from_fen(variant, line)
-                    .map(drop)
-                    .map_err(|e| e.to_string()),
-            };
-            checked.map_err(|e| cx.err("openings.book", format!("{label} line {}: {e}", i + 1)))?;
+            GameKind::of(variant)
+                .parse_position(line)
+                .map_err(|e| cx.err("openings.book", format!("{label} line {}: {e}", i + 1)))?;
             book.push(line.to_owned());
         }
         if book.is_empty() {

@@ -5,9 +5,10 @@
 //! a time and writes its answers to a shared [`Write`] sink, so it can be
 //! driven without a process; [`run`] only connects it to stdin and stdout.
 //!
-//! Searches run on a background thread that owns the [`Searcher`] while it
-//! thinks and hands it back when joined, so `stop`, `isready` and `quit` are
-//! answered during a search. Every `go` is answered by exactly one
+//! Searches run on an engine thread that owns a copy of the variant and
+//! the engine built from it (`engine.rs`), so `stop`, `isready` and `quit`
+//! are answered during a search, and nothing is leaked to outlive the
+//! session. Every `go` is answered by exactly one
 //! `bestmove` (a `go` sent while a search is still running is refused with
 //! an error instead), also when some of its arguments were rejected: a GUI
 //! waiting for a move must never hang on our account.
@@ -33,26 +34,28 @@
 //!   (`position fen xxxxxxxx/…[] w - 0 1`) and moves in the seed's
 //!   notation (`d2-d4>QRP`, `c4:d5>Q(b)`), and answer in it; their
 //!   searcher reports one `info` line, for its last iteration.
+//! * Before `bestmove`, a last `info` line gives the search's true totals
+//!   (nodes and time of the last, partial iteration included).
 
-mod board;
+mod engine;
 mod go;
-mod job;
+mod position;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use pocketlab_core::Variant;
+use pocketlab_core::builtin;
 use pocketlab_core::engine::{EvalParams, SearchOptions};
-use pocketlab_core::potential::Army;
-use pocketlab_core::variant::builtin;
+use pocketlab_core::kind::GameKind;
 
-use board::{Board, Engine, parse_position};
+use engine::{EngineWorker, SearchJob};
 use go::GoRequest;
-use job::SearchJob;
+use position::{PositionSpec, PositionSummary};
 
 /// Where the session writes its answers; shared with the search thread.
 pub type Sink = Arc<Mutex<dyn Write + Send>>;
@@ -66,8 +69,6 @@ const HASH_MAX_MB: usize = 4096;
 const ROOT_NOISE_MAX: i32 = 1000;
 /// GUIs store spin values as 32-bit integers.
 const SEED_MAX: u64 = i32::MAX as u64;
-/// Search threads recurse up to `MAX_PLY` deep with positions on the stack.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Connect a session to stdin and stdout until `quit` or end of input.
 pub fn run() -> anyhow::Result<()> {
@@ -111,37 +112,30 @@ struct Config {
     params: EvalParams,
 }
 
-/// A search thread and the handles to stop and join it.
+/// A search in flight and the handles to stop and await it.
 #[derive(Debug)]
 struct RunningSearch {
-    handle: JoinHandle<Engine>,
     stop: Arc<AtomicBool>,
-    /// Set just before `bestmove` is written: joining then cannot block for long.
+    /// Set just before `bestmove` is written: awaiting then cannot block for long.
     reported: Arc<AtomicBool>,
+    /// Hears when `bestmove` is out (disconnects if the engine thread died).
+    done: Receiver<()>,
     infinite: bool,
 }
 
 /// One UCI conversation.
-///
-/// Variants (and Potential Chess armies) are leaked to `&'static` because
-/// a searcher borrows its variant and must move to the search thread; a session loads each shipped
-/// variant at most once (cached by name) and a variant file each time
-/// `VariantFile` is set, which a GUI does a handful of times per session.
 pub struct UciSession {
     out: Sink,
     config: Config,
-    variant: &'static Variant,
-    /// The variant's Potential Chess army, if it has one.
-    army: Option<&'static Army<'static>>,
-    shipped: HashMap<&'static str, &'static Variant>,
-    position: Board,
-    /// Hashes of the positions before `position`, oldest first.
-    history: Vec<u64>,
-    /// Idle searcher; `None` while a search runs or before the first `go`.
-    searcher: Option<Engine>,
-    /// The idle searcher no longer matches the variant or `config`.
-    searcher_stale: bool,
-    new_game_pending: bool,
+    variant: Arc<Variant>,
+    /// Shipped variants built so far, by name.
+    shipped: HashMap<&'static str, Arc<Variant>>,
+    position: PositionSpec,
+    /// The current position, as answers without a search need it.
+    summary: PositionSummary,
+    /// The engine thread; `None` before the first `go` or after a change
+    /// of variant or options.
+    engine: Option<EngineWorker>,
     search: Option<RunningSearch>,
 }
 
@@ -149,7 +143,7 @@ impl fmt::Debug for UciSession {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UciSession")
             .field("variant", &self.variant.name)
-            .field("position", &self.position.text())
+            .field("position", &self.summary.text)
             .field("config", &self.config)
             .field("searching", &self.search.is_some())
             .finish_non_exhaustive()
@@ -161,6 +155,7 @@ impl UciSession {
         let mut shipped = HashMap::new();
         let variant = shipped_variant(&mut shipped, DEFAULT_VARIANT)
             .expect("the embedded chess variant builds");
+        let summary = start_summary(&variant);
         UciSession {
             out,
             config: Config {
@@ -170,13 +165,10 @@ impl UciSession {
                 params: EvalParams::default(),
             },
             variant,
-            army: None,
             shipped,
-            position: Board::start(variant, None),
-            history: Vec::new(),
-            searcher: None,
-            searcher_stale: false,
-            new_game_pending: false,
+            position: PositionSpec::default(),
+            summary,
+            engine: None,
             search: None,
         }
     }
@@ -252,10 +244,11 @@ impl UciSession {
         self.say("uciok");
     }
 
-    fn new_game(&mut self) {
-        match self.searcher.as_mut() {
-            Some(searcher) if self.search.is_none() => searcher.new_game(),
-            _ => self.new_game_pending = true,
+    /// The engine forgets earlier positions once its current search (if
+    /// any) is done; requests reach its thread in order.
+    fn new_game(&self) {
+        if let Some(engine) = &self.engine {
+            engine.new_game();
         }
     }
 
@@ -299,32 +292,40 @@ impl UciSession {
                     return Ok(());
                 }
                 let variant = pocketlab_selfplay::load_variant(value).map_err(|e| e.to_string())?;
-                self.switch_variant(Box::leak(Box::new(variant)));
+                self.switch_variant(Arc::new(variant));
                 return Ok(());
             }
             _ => return Err("no such option".into()),
         }
-        self.searcher_stale = true;
+        self.retire_engine();
         Ok(())
     }
 
-    fn switch_variant(&mut self, variant: &'static Variant) {
+    fn switch_variant(&mut self, variant: Arc<Variant>) {
+        self.summary = start_summary(&variant);
         self.variant = variant;
-        self.army = variant
-            .potential_army()
-            .map(|army| &*Box::leak(Box::new(army)));
-        self.position = Board::start(variant, self.army);
-        self.history.clear();
-        self.searcher_stale = true;
+        self.position = PositionSpec::default();
+        self.retire_engine();
+    }
+
+    /// The next `go` starts an engine with the current variant and options.
+    /// A running search finishes on the old one, whose thread then ends.
+    fn retire_engine(&mut self) {
+        self.engine = None;
     }
 
     /// `position startpos|fen <FEN> [moves …]`. All or nothing: on any
     /// error the previous position stays.
     fn set_position(&mut self, args: &[&str]) {
-        match parse_position(self.variant, self.army, args) {
-            Ok((position, history)) => {
-                self.position = position;
-                self.history = history;
+        let kind = GameKind::of(&self.variant);
+        let checked = PositionSpec::parse(args).and_then(|spec| {
+            let (position, _) = spec.replay(&kind)?;
+            Ok((PositionSummary::of(&position), spec))
+        });
+        match checked {
+            Ok((summary, spec)) => {
+                self.summary = summary;
+                self.position = spec;
             }
             Err(reason) => self.error(format_args!("position: {reason}")),
         }
@@ -343,53 +344,51 @@ impl UciSession {
             self.error(format_args!("go: {e}"));
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let mut limits = request.limits(self.position.side_to_move());
+        let mut limits = request.limits(self.summary.side_to_move);
         limits.stop = Some(Arc::clone(&stop));
         let infinite = request.is_infinite();
-
-        let mut searcher = match self.searcher.take() {
-            Some(s) if !self.searcher_stale && s.fits(&self.position) => s,
-            _ => Engine::new(
-                self.variant,
-                self.army,
-                &self.config.params,
-                self.search_options(),
-            ),
-        };
-        self.searcher_stale = false;
-        if std::mem::take(&mut self.new_game_pending) {
-            searcher.new_game();
-        }
-
         let reported = Arc::new(AtomicBool::new(false));
-        let job = SearchJob {
+        let (done_tx, done) = mpsc::channel();
+        let mut job = SearchJob {
             position: self.position.clone(),
-            history: self.history.clone(),
             limits,
             infinite,
             stop: Arc::clone(&stop),
             reported: Arc::clone(&reported),
             out: Arc::clone(&self.out),
+            done: done_tx,
         };
-        let spawned = std::thread::Builder::new()
-            .name("uci-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run(searcher));
-        match spawned {
-            Ok(handle) => {
-                self.search = Some(RunningSearch {
-                    handle,
-                    stop,
-                    reported,
-                    infinite,
-                });
-            }
-            Err(e) => {
-                // The searcher went down with the closure; the next `go` builds one.
-                self.error(format_args!("go: cannot start the search thread: {e}"));
-                self.say(&format!("bestmove {}", self.position.any_move_text()));
+        // One retry: an engine thread that died is replaced.
+        for _ in 0..2 {
+            let engine = match self.engine.take() {
+                Some(engine) => engine,
+                None => match EngineWorker::spawn(
+                    Arc::clone(&self.variant),
+                    self.config.params.clone(),
+                    self.search_options(),
+                ) {
+                    Ok(engine) => engine,
+                    Err(e) => {
+                        self.error(format_args!("go: cannot start the engine thread: {e}"));
+                        break;
+                    }
+                },
+            };
+            match engine.search(job) {
+                Ok(()) => {
+                    self.engine = Some(engine);
+                    self.search = Some(RunningSearch {
+                        stop,
+                        reported,
+                        done,
+                        infinite,
+                    });
+                    return;
+                }
+                Err(returned) => job = *returned,
             }
         }
+        self.say(&format!("bestmove {}", self.summary.any_move));
     }
 
     fn search_options(&self) -> SearchOptions {
@@ -405,27 +404,21 @@ impl UciSession {
         if let Some(running) = &self.search {
             running.stop.store(true, Ordering::Release);
             // An infinite search that already finished waits parked for `stop`.
-            running.handle.thread().unpark();
+            if let Some(engine) = &self.engine {
+                engine.wake();
+            }
         }
         self.join_search();
     }
 
-    /// Wait for the search thread, if any, and take its searcher back.
+    /// Wait for the running search's `bestmove`, if any.
     fn join_search(&mut self) {
         let Some(running) = self.search.take() else {
             return;
         };
-        match running.handle.join() {
-            Ok(searcher) => {
-                self.searcher = Some(searcher);
-                if std::mem::take(&mut self.new_game_pending) {
-                    self.new_game();
-                }
-            }
-            Err(_) => {
-                self.searcher = None;
-                self.error("the search thread failed; a new searcher will be built");
-            }
+        if running.done.recv().is_err() {
+            self.engine = None;
+            self.error("the engine thread failed; a new one will be started");
         }
     }
 
@@ -465,16 +458,21 @@ fn say(out: &Sink, line: &str) {
 }
 
 fn shipped_variant(
-    cache: &mut HashMap<&'static str, &'static Variant>,
+    cache: &mut HashMap<&'static str, Arc<Variant>>,
     name: &'static str,
-) -> Result<&'static Variant, String> {
+) -> Result<Arc<Variant>, String> {
     if let Some(v) = cache.get(name) {
-        return Ok(v);
+        return Ok(Arc::clone(v));
     }
-    let variant: &'static Variant =
-        Box::leak(Box::new(builtin::load(name).map_err(|e| e.to_string())?));
-    cache.insert(name, variant);
+    let variant = Arc::new(builtin::load(name).map_err(|e| e.to_string())?);
+    cache.insert(name, Arc::clone(&variant));
     Ok(variant)
+}
+
+/// The summary of a variant's start position.
+fn start_summary(variant: &Variant) -> PositionSummary {
+    let kind = GameKind::of(variant);
+    PositionSummary::of(&kind.start_position())
 }
 
 /// `<empty>` is how UCI GUIs write an empty string option.
@@ -540,8 +538,8 @@ mod tests {
     use pocketlab_core::Color;
     use pocketlab_core::engine::MATE;
 
-    use super::board::uci_score;
     use super::go::clock_budget;
+    use super::position::uci_score;
     use super::*;
 
     fn session() -> (UciSession, Arc<Mutex<Vec<u8>>>) {
@@ -632,11 +630,11 @@ mod tests {
     fn a_bad_position_keeps_the_previous_one() {
         let (mut s, buffer) = session();
         s.handle("position startpos moves e2e4");
-        let fen = s.position.text();
+        let fen = s.summary.text.clone();
         s.handle("position startpos moves e7e5");
         s.handle("position fen not/a/fen w");
-        assert_eq!(s.position.text(), fen);
-        assert_eq!(s.history.len(), 1);
+        assert_eq!(s.summary.text, fen);
+        assert_eq!(s.position.moves.len(), 1);
         assert_eq!(
             output(&buffer)
                 .matches("info string error: position")
@@ -651,8 +649,8 @@ mod tests {
         s.handle("position startpos moves e2e4");
         s.handle("setoption name UCI_Variant value Pocket-Mutation");
         assert_eq!(s.variant.name, "pocket-mutation");
-        assert_eq!(s.position.text(), s.variant.start_fen);
-        assert!(s.history.is_empty());
+        assert_eq!(s.summary.text, s.variant.start_fen);
+        assert_eq!(s.position.moves.len(), 0);
     }
 
     #[test]
@@ -681,7 +679,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(output(&buffer), "");
         assert_eq!(s.variant.name, "knightless");
-        assert_eq!(s.position.text(), s.variant.start_fen);
+        assert_eq!(s.summary.text, s.variant.start_fen);
         assert_eq!(s.config.params.tempo, 20);
         s.handle("setoption name EvalFile value <empty>");
         assert_eq!(s.config.params, EvalParams::default());
@@ -749,12 +747,12 @@ mod tests {
         s.handle("setoption name UCI_Variant value potential-chess");
         s.handle("position startpos moves d2-d4>QRP a7-b5>n d1-d2>!BN h7-g5>n");
         assert_eq!(
-            s.position.text(),
+            s.summary.text,
             "(!kn)(!n)(!n)(!n)(!n)(!n)(!n)(!kn)/1(!kn)(!kn)(!kn)(!kn)(!kn)(!kn)1/8/1n4n1/3{QRP}4/8/\
              {!K}{!K}{!K}{!BN}{!K}{!K}{!K}{!K}/XXX1XXXX[] w - 1 3",
             "the seed's example position"
         );
-        assert_eq!(s.history.len(), 4);
+        assert_eq!(s.position.moves.len(), 4);
         s.handle("go nodes 2000");
         s.finish();
         let out = output(&buffer);
@@ -763,13 +761,18 @@ mod tests {
             .lines()
             .find_map(|l| l.strip_prefix("bestmove "))
             .expect("one bestmove");
-        let Board::Potential(pos) = &s.position else {
-            panic!("a potential variant plays potential positions");
-        };
-        let mv = pos
-            .parse_move(best)
+        let kind = GameKind::of(&s.variant);
+        let (pos, _) = s.position.replay(&kind).unwrap();
+        assert!(matches!(
+            pos,
+            pocketlab_core::kind::AnyPosition::Potential(_)
+        ));
+        let mv = pocketlab_core::GamePosition::parse_move(&pos, best)
             .expect("the answer is in the seed's notation");
-        assert!(pos.play(mv).is_ok(), "{best} is legal");
+        assert!(
+            pocketlab_core::GamePosition::play(&pos, mv).is_ok(),
+            "{best} is legal"
+        );
         assert!(out.contains("info depth "), "{out}");
 
         // Back to chess: the ordinary engine and notation again.
@@ -785,16 +788,15 @@ mod tests {
                 .unwrap()
                 .starts_with("bestmove ")
         );
-        assert!(matches!(s.searcher, Some(Engine::Ordinary(_))));
     }
 
     #[test]
     fn a_bad_potential_move_is_an_error_and_keeps_the_position() {
         let (mut s, buffer) = session();
         s.handle("setoption name UCI_Variant value potential-chess");
-        let before = s.position.text();
+        let before = s.summary.text.clone();
         s.handle("position startpos moves d2-d5>QRP");
         assert!(output(&buffer).contains("info string error: position: move 1 of the list"));
-        assert_eq!(s.position.text(), before);
+        assert_eq!(s.summary.text, before);
     }
 }

@@ -1,53 +1,51 @@
 //! The variants shipped in `configs/variants/`, embedded at build time so a
 //! name such as `pocket-mutation` works without the files at hand.
 
-use super::{Variant, VariantError, parse_variant};
+use crate::kind::parse_variant;
+use crate::variant::{Variant, VariantError};
 
 /// `(name, file text)` of every shipped variant.
 pub const SHIPPED: &[(&str, &str)] = &[
     (
         "pocket-mutation",
-        include_str!("../../../configs/variants/pocket-mutation.toml"),
+        include_str!("../../configs/variants/pocket-mutation.toml"),
     ),
-    (
-        "chess",
-        include_str!("../../../configs/variants/chess.toml"),
-    ),
+    ("chess", include_str!("../../configs/variants/chess.toml")),
     (
         "chess-nocastle",
-        include_str!("../../../configs/variants/chess-nocastle.toml"),
+        include_str!("../../configs/variants/chess-nocastle.toml"),
     ),
     (
         "fairy-oracle",
-        include_str!("../../../configs/variants/fairy-oracle.toml"),
+        include_str!("../../configs/variants/fairy-oracle.toml"),
     ),
     (
         "fairy-oracle-allpromo",
-        include_str!("../../../configs/variants/fairy-oracle-allpromo.toml"),
+        include_str!("../../configs/variants/fairy-oracle-allpromo.toml"),
     ),
     (
         "fairy-oracle-nopromo",
-        include_str!("../../../configs/variants/fairy-oracle-nopromo.toml"),
+        include_str!("../../configs/variants/fairy-oracle-nopromo.toml"),
     ),
     (
         "pmc-drops",
-        include_str!("../../../configs/variants/pmc-drops.toml"),
+        include_str!("../../configs/variants/pmc-drops.toml"),
     ),
     (
         "chess-mutation",
-        include_str!("../../../configs/variants/chess-mutation.toml"),
+        include_str!("../../configs/variants/chess-mutation.toml"),
     ),
     (
         "chess-mutation-alt",
-        include_str!("../../../configs/variants/chess-mutation-alt.toml"),
+        include_str!("../../configs/variants/chess-mutation-alt.toml"),
     ),
     (
         "potential-chess",
-        include_str!("../../../configs/variants/potential-chess.toml"),
+        include_str!("../../configs/variants/potential-chess.toml"),
     ),
     (
         "potential-chess-knights",
-        include_str!("../../../configs/variants/potential-chess-knights.toml"),
+        include_str!("../../configs/variants/potential-chess-knights.toml"),
     ),
 ];
 

@@ -1,0 +1,471 @@
+//! The one dispatch point over the kinds of game: a variant is played
+//! either as a game of pieces with fixed identity (chess, Pocket Mutation
+//! Chess, Chess Mutation: [`Position`]) or as Potential Chess
+//! ([`PotentialPosition`], for a variant with a `[potential]` army).
+//!
+//! [`GameKind::of`] chooses the kind from the variant; its positions
+//! ([`AnyPosition`], a [`GamePosition`] itself) and engines ([`AnyEngine`])
+//! are what the layers above play with, so self-play, PGN export, reports,
+//! perft and UCI have one path for every kind. Each kind's search and perft
+//! run monomorphised on its own position type: the enum is matched once
+//! per call, never per node.
+//!
+//! ```
+//! use pocketlab_core::{GamePosition, builtin, kind::GameKind};
+//!
+//! let variant = builtin::load("potential-chess").unwrap();
+//! let kind = GameKind::of(&variant);
+//! let start = kind.start_position();
+//! assert_eq!(start.legal_moves().len(), 186);
+//! let next = start.play(start.parse_move("d2-d4>QRP").unwrap()).unwrap();
+//! assert_eq!(next.side_to_move(), pocketlab_core::Color::Black);
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::engine::{EvalParams, SearchInfo, SearchLimits, SearchOptions, Searcher};
+use crate::game::{GamePosition, GameStatus, IllegalMove, MoveFacts};
+use crate::moves::Move;
+use crate::notation::NotationError;
+use crate::position::{FenError, Position};
+use crate::potential::{
+    Army, PotentialEvaluator, PotentialMove, PotentialNotationError, PotentialPosition,
+    PotentialSearcher, PotentialTextError,
+};
+use crate::types::Color;
+use crate::variant::{Variant, VariantError, parse_variant_data};
+
+/// Parse a variant file and check that it can be played: `file` names it in
+/// errors; `resolve` turns an `inherits` value into `(file name, text)` of
+/// the parent, or `None`. Every error names the file, the key and the reason.
+pub fn parse_variant(
+    file: &str,
+    text: &str,
+    resolve: &dyn Fn(&str) -> Option<(String, String)>,
+) -> Result<Variant, VariantError> {
+    let variant = parse_variant_data(file, text, resolve)?;
+    if Army::of(&variant).is_none() {
+        // Pieces of fixed identity start from the variant's `start` FEN.
+        Position::from_fen(&variant, &variant.start_fen).map_err(|e| VariantError {
+            file: file.to_owned(),
+            key: "start".into(),
+            reason: e.to_string(),
+        })?;
+    }
+    Ok(variant)
+}
+
+/// How a variant is played.
+#[derive(Clone, Debug)]
+pub enum GameKind<'v> {
+    /// Pieces of fixed identity (chess, Pocket Mutation Chess, Chess Mutation).
+    Standard(&'v Variant),
+    /// Potential Chess with the variant's army.
+    Potential(Army<'v>),
+}
+
+impl<'v> GameKind<'v> {
+    /// The kind a variant is played as.
+    pub fn of(variant: &'v Variant) -> GameKind<'v> {
+        match Army::of(variant) {
+            Some(army) => GameKind::Potential(army),
+            None => GameKind::Standard(variant),
+        }
+    }
+
+    pub fn variant(&self) -> &'v Variant {
+        match self {
+            GameKind::Standard(v) => v,
+            GameKind::Potential(army) => army.variant(),
+        }
+    }
+
+    /// The start position: the variant's `start`, or the army's start.
+    pub fn start_position(&self) -> AnyPosition<'_> {
+        match self {
+            GameKind::Standard(v) => AnyPosition::Standard(Position::start(v)),
+            GameKind::Potential(army) => AnyPosition::Potential(army.start_position()),
+        }
+    }
+
+    /// A position from its text: FEN, or Potential Chess position text.
+    pub fn parse_position(&self, text: &str) -> Result<AnyPosition<'_>, PositionTextError> {
+        match self {
+            GameKind::Standard(v) => Position::from_fen(v, text)
+                .map(AnyPosition::Standard)
+                .map_err(PositionTextError::Fen),
+            GameKind::Potential(army) => PotentialPosition::from_text(army, text)
+                .map(AnyPosition::Potential)
+                .map_err(PositionTextError::Potential),
+        }
+    }
+
+    /// An engine for this kind's positions.
+    pub fn engine(&self, params: &EvalParams, options: SearchOptions) -> AnyEngine<'_> {
+        match self {
+            GameKind::Standard(v) => {
+                AnyEngine::Standard(Box::new(Searcher::new(v, params, options)))
+            }
+            GameKind::Potential(army) => {
+                AnyEngine::Potential(Box::new(PotentialSearcher::new(army, params, options)))
+            }
+        }
+    }
+
+    /// `color`'s material in centipawns: the variant's piece values, or for
+    /// Potential Chess the expected values under `params`.
+    pub fn material(&self, pos: &AnyPosition<'_>, color: Color, params: &EvalParams) -> i32 {
+        match (self, pos) {
+            (GameKind::Standard(_), AnyPosition::Standard(p)) => p.material(color),
+            (GameKind::Potential(army), AnyPosition::Potential(p)) => {
+                PotentialEvaluator::new(army, params).material(p, color)
+            }
+            _ => kind_mismatch(),
+        }
+    }
+}
+
+fn kind_mismatch() -> ! {
+    panic!("a position of one game kind met the engine or rules of another")
+}
+
+/// A position of either kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyPosition<'k> {
+    Standard(Position<'k>),
+    Potential(PotentialPosition<'k>),
+}
+
+/// A move of either kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    Standard(Move),
+    Potential(PotentialMove),
+}
+
+/// Position text that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionTextError {
+    Fen(FenError),
+    Potential(PotentialTextError),
+}
+
+impl fmt::Display for PositionTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionTextError::Fen(e) => e.fmt(f),
+            PositionTextError::Potential(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PositionTextError {}
+
+/// A move text that is not a legal move in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveTextError {
+    Standard(NotationError),
+    Potential(PotentialNotationError),
+    /// The move belongs to a position of the other kind.
+    OtherKind,
+}
+
+impl fmt::Display for MoveTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveTextError::Standard(e) => e.fmt(f),
+            MoveTextError::Potential(e) => e.fmt(f),
+            MoveTextError::OtherKind => f.write_str("a move of another game kind"),
+        }
+    }
+}
+
+impl std::error::Error for MoveTextError {}
+
+/// Applies one expression to the inner position of either kind.
+macro_rules! each_kind {
+    ($pos:expr, $p:ident => $body:expr) => {
+        match $pos {
+            AnyPosition::Standard($p) => $body,
+            AnyPosition::Potential($p) => $body,
+        }
+    };
+}
+
+impl<'k> AnyPosition<'k> {
+    /// Leaf count of the legal move tree at `depth` plies, counted on the
+    /// kind's own position type.
+    pub fn perft(&self, depth: u32) -> u64 {
+        each_kind!(self, p => crate::perft::perft(p, depth))
+    }
+
+    /// Leaf counts below each legal root move, with the move's text.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        each_kind!(self, p => crate::perft::perft_divide(p, depth)
+            .into_iter()
+            .map(|(mv, n)| (p.format_move(mv), n))
+            .collect())
+    }
+
+    /// A line of moves from here as text, cut at the first move that does
+    /// not play (a defensive check: searchers return legal lines).
+    pub fn line_text(&self, line: &[AnyMove]) -> Vec<String> {
+        let mut pos = self.clone();
+        let mut words = Vec::with_capacity(line.len());
+        for &mv in line {
+            let Ok(next) = pos.play(mv) else { break };
+            words.push(pos.format_move(mv));
+            pos = next;
+        }
+        words
+    }
+
+    /// The move's standard-notation (SAN) text where the kind has one,
+    /// else its own notation.
+    pub fn san(&self, mv: AnyMove) -> String {
+        match (self, mv) {
+            (AnyPosition::Standard(p), AnyMove::Standard(m)) => crate::san::format(p, m),
+            _ => self.format_move(mv),
+        }
+    }
+}
+
+impl GamePosition for AnyPosition<'_> {
+    type Move = AnyMove;
+    type MoveTextError = MoveTextError;
+
+    fn side_to_move(&self) -> Color {
+        each_kind!(self, p => GamePosition::side_to_move(p))
+    }
+
+    fn hash(&self) -> u64 {
+        each_kind!(self, p => GamePosition::hash(p))
+    }
+
+    fn halfmove_clock(&self) -> u16 {
+        each_kind!(self, p => GamePosition::halfmove_clock(p))
+    }
+
+    fn fullmove_number(&self) -> u16 {
+        each_kind!(self, p => GamePosition::fullmove_number(p))
+    }
+
+    fn is_check(&self) -> bool {
+        each_kind!(self, p => GamePosition::is_check(p))
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<AnyMove>) {
+        match self {
+            AnyPosition::Standard(p) => {
+                moves.extend(p.legal_moves().into_iter().map(AnyMove::Standard));
+            }
+            AnyPosition::Potential(p) => {
+                moves.extend(p.pseudo_legal_moves().into_iter().map(AnyMove::Potential));
+            }
+        }
+    }
+
+    fn successor(&self, mv: AnyMove) -> Option<Self> {
+        match (self, mv) {
+            (AnyPosition::Standard(p), AnyMove::Standard(m)) => {
+                p.successor(m).map(AnyPosition::Standard)
+            }
+            (AnyPosition::Potential(p), AnyMove::Potential(m)) => {
+                p.successor(m).map(AnyPosition::Potential)
+            }
+            _ => None,
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<AnyMove> {
+        match self {
+            AnyPosition::Standard(p) => {
+                p.legal_moves().into_iter().map(AnyMove::Standard).collect()
+            }
+            AnyPosition::Potential(p) => p
+                .legal_moves()
+                .into_iter()
+                .map(AnyMove::Potential)
+                .collect(),
+        }
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        each_kind!(self, p => GamePosition::count_legal_moves(p))
+    }
+
+    fn status(&self) -> GameStatus {
+        each_kind!(self, p => GamePosition::status(p))
+    }
+
+    fn repetition_rule(&self) -> u8 {
+        each_kind!(self, p => GamePosition::repetition_rule(p))
+    }
+
+    fn format_move(&self, mv: AnyMove) -> String {
+        match (self, mv) {
+            (AnyPosition::Standard(p), AnyMove::Standard(m)) => p.format_move(m),
+            (AnyPosition::Potential(p), AnyMove::Potential(m)) => p.format_move(m),
+            _ => format!("{mv:?}"),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<AnyMove, MoveTextError> {
+        match self {
+            AnyPosition::Standard(p) => GamePosition::parse_move(p, text)
+                .map(AnyMove::Standard)
+                .map_err(MoveTextError::Standard),
+            AnyPosition::Potential(p) => GamePosition::parse_move(p, text)
+                .map(AnyMove::Potential)
+                .map_err(MoveTextError::Potential),
+        }
+    }
+
+    fn to_text(&self) -> String {
+        each_kind!(self, p => GamePosition::to_text(p))
+    }
+
+    fn move_facts(&self, mv: AnyMove) -> MoveFacts {
+        match (self, mv) {
+            (AnyPosition::Standard(p), AnyMove::Standard(m)) => p.move_facts(m),
+            (AnyPosition::Potential(p), AnyMove::Potential(m)) => p.move_facts(m),
+            _ => kind_mismatch(),
+        }
+    }
+
+    fn play(&self, mv: AnyMove) -> Result<Self, IllegalMove> {
+        match (self, mv) {
+            (AnyPosition::Standard(p), AnyMove::Standard(m)) => {
+                GamePosition::play(p, m).map(AnyPosition::Standard)
+            }
+            (AnyPosition::Potential(p), AnyMove::Potential(m)) => {
+                GamePosition::play(p, m).map(AnyPosition::Potential)
+            }
+            _ => Err(IllegalMove {
+                text: format!("{mv:?}"),
+                position: self.to_text(),
+            }),
+        }
+    }
+}
+
+/// Progress of a search after a completed iteration, moves as text.
+#[derive(Clone, Debug)]
+pub struct AnySearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<AnyMove>,
+}
+
+/// The outcome of [`AnyEngine::search`].
+#[derive(Clone, Debug)]
+pub struct AnySearchResult {
+    /// `None` only when the position has no legal move.
+    pub best_move: Option<AnyMove>,
+    /// Centipawns from the side to move's view; mates as `±(MATE - plies)`.
+    pub score: i32,
+    /// The last completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The principal variation, `best_move` first.
+    pub pv: Vec<AnyMove>,
+}
+
+/// An engine of either kind, made by [`GameKind::engine`].
+#[derive(Debug)]
+pub enum AnyEngine<'k> {
+    // Boxed: searchers are large and move between threads.
+    Standard(Box<Searcher<'k>>),
+    Potential(Box<PotentialSearcher<'k>>),
+}
+
+impl<'k> AnyEngine<'k> {
+    /// Forget everything learned from earlier positions.
+    pub fn new_game(&mut self) {
+        match self {
+            AnyEngine::Standard(s) => s.new_game(),
+            AnyEngine::Potential(s) => s.new_game(),
+        }
+    }
+
+    /// Search `pos`, reached through positions with `history` hashes (oldest
+    /// first, `pos` itself excluded), within `limits`.
+    ///
+    /// # Panics
+    /// If `pos` is of another kind than the engine (both come from one
+    /// [`GameKind`], so this is a logic error).
+    pub fn search(
+        &mut self,
+        pos: &AnyPosition<'k>,
+        history: &[u64],
+        limits: &SearchLimits,
+    ) -> AnySearchResult {
+        self.search_with_info(pos, history, limits, None)
+    }
+
+    /// [`Self::search`], telling `on_iteration` of each completed iteration
+    /// (Potential Chess: of the last one only).
+    pub fn search_with_info(
+        &mut self,
+        pos: &AnyPosition<'k>,
+        history: &[u64],
+        limits: &SearchLimits,
+        on_iteration: Option<&mut dyn FnMut(&AnySearchInfo)>,
+    ) -> AnySearchResult {
+        match (self, pos) {
+            (AnyEngine::Standard(s), AnyPosition::Standard(p)) => {
+                let r = match on_iteration {
+                    None => s.search(p, history, limits),
+                    Some(report) => {
+                        s.search_with_info(p, history, limits, &mut |info: &SearchInfo| {
+                            report(&AnySearchInfo {
+                                depth: info.depth,
+                                seldepth: info.seldepth,
+                                score: info.score,
+                                nodes: info.nodes,
+                                elapsed: info.elapsed,
+                                pv: info.pv.iter().copied().map(AnyMove::Standard).collect(),
+                            });
+                        })
+                    }
+                };
+                AnySearchResult {
+                    best_move: r.best_move.map(AnyMove::Standard),
+                    score: r.score,
+                    depth: r.depth,
+                    nodes: r.nodes,
+                    elapsed: r.elapsed,
+                    pv: r.pv.into_iter().map(AnyMove::Standard).collect(),
+                }
+            }
+            (AnyEngine::Potential(s), AnyPosition::Potential(p)) => {
+                let r = s.search(p, history, limits);
+                let pv: Vec<AnyMove> = r.pv.into_iter().map(AnyMove::Potential).collect();
+                if let Some(report) = on_iteration {
+                    report(&AnySearchInfo {
+                        depth: r.depth,
+                        seldepth: r.depth,
+                        score: r.score,
+                        nodes: r.nodes,
+                        elapsed: r.elapsed,
+                        pv: pv.clone(),
+                    });
+                }
+                AnySearchResult {
+                    best_move: r.best_move.map(AnyMove::Potential),
+                    score: r.score,
+                    depth: r.depth,
+                    nodes: r.nodes,
+                    elapsed: r.elapsed,
+                    pv,
+                }
+            }
+            _ => kind_mismatch(),
+        }
+    }
+}
