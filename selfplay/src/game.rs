@@ -10,11 +10,12 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::experiment::{EngineSettings, Experiment, start_fen};
-use crate::log::{GameRecord, MoveRecord};
+use crate::log::{GameId, GameRecord, MoveRecord, Termination};
 
-/// The identity of a game: matchup, pair, and which army has White.
+/// The identity of a game: matchup, pair, and which army has White
+/// (encoded by the log's codec, [`GameId`]).
 pub fn game_id(matchup: usize, pair: u64, b_is_white: bool) -> u64 {
-    ((matchup as u64) << 40) | (pair << 1) | u64::from(b_is_white)
+    GameId::new(matchup as u32, pair, b_is_white).encode()
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -188,7 +189,7 @@ impl<'e> GameSetup<'e> {
             opening: opening.join(" "),
             result: result.to_owned(),
             white_score,
-            termination: end.termination.clone(),
+            termination: end.termination,
             plies: end.plies,
             duration_ms: self.started.elapsed().as_millis() as u64,
             white_nodes: end.nodes[0],
@@ -224,7 +225,7 @@ impl<'e> GameSetup<'e> {
 /// How a game ended, with what the record needs from its last position.
 pub(crate) struct Ending {
     pub(crate) outcome: Outcome,
-    pub(crate) termination: String,
+    pub(crate) termination: Termination,
     pub(crate) plies: u32,
     /// Nodes searched by White's and Black's engine.
     pub(crate) nodes: [u64; 2],
@@ -247,7 +248,7 @@ pub(crate) fn play_out(
     game: &mut impl EngineGame,
     adj: &crate::experiment::Adjudication,
     interrupt: &AtomicBool,
-) -> Option<(Outcome, String)> {
+) -> Option<(Outcome, Termination)> {
     // Scores from White's point of view, for adjudication.
     let mut white_scores: Vec<i32> = Vec::new();
     loop {
@@ -256,10 +257,10 @@ pub(crate) fn play_out(
             termination,
         } = game.status()
         {
-            return Some((outcome, termination.name().to_owned()));
+            return Some((outcome, termination.into()));
         }
         if game.plies() >= adj.max_plies {
-            return Some((Outcome::Draw, "adjudication-max-plies".to_owned()));
+            return Some((Outcome::Draw, Termination::AdjudicationMaxPlies));
         }
         if let Some(ending) = adjudicate(adj, &white_scores, game.plies()) {
             return Some(ending);
@@ -455,16 +456,16 @@ pub(crate) fn adjudicate(
     adj: &crate::experiment::Adjudication,
     white_scores: &[i32],
     ply: u32,
-) -> Option<(Outcome, String)> {
+) -> Option<(Outcome, Termination)> {
     if adj.resign_score > 0 {
         let window = 2 * adj.resign_moves as usize;
         if window > 0 && white_scores.len() >= window {
             let last = &white_scores[white_scores.len() - window..];
             if last.iter().all(|&s| s >= adj.resign_score) {
-                return Some((Outcome::Win(Color::White), "adjudication-resign".to_owned()));
+                return Some((Outcome::Win(Color::White), Termination::AdjudicationResign));
             }
             if last.iter().all(|&s| s <= -adj.resign_score) {
-                return Some((Outcome::Win(Color::Black), "adjudication-resign".to_owned()));
+                return Some((Outcome::Win(Color::Black), Termination::AdjudicationResign));
             }
         }
     }
@@ -476,7 +477,7 @@ pub(crate) fn adjudicate(
                 .iter()
                 .all(|s| s.abs() <= adj.draw_score)
         {
-            return Some((Outcome::Draw, "adjudication-draw".to_owned()));
+            return Some((Outcome::Draw, Termination::AdjudicationDraw));
         }
     }
     None

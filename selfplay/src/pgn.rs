@@ -50,7 +50,7 @@ pub fn game_pgn(
     tag(&mut out, "Variant", &game.variant);
     tag(&mut out, "SetUp", "1");
     tag(&mut out, "FEN", &game.start_fen);
-    tag(&mut out, "Termination", &game.termination);
+    tag(&mut out, "Termination", game.termination.as_str());
     tag(&mut out, "PlyCount", &game.plies.to_string());
     out.push('\n');
     out.push_str(&movetext);

@@ -18,7 +18,7 @@ pub struct PerftArgs {
     /// Potential Chess variant: potential position text).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Plies to count.
+    /// Plies to count (at most 20).
     #[arg(long)]
     pub depth: u32,
     /// Print the count below each root move first.
@@ -26,7 +26,17 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
+/// Deepest perft the CLI runs: chess perft 15 is already a record count,
+/// and each ply is a stack frame with a move list.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+    if args.depth > MAX_PERFT_DEPTH {
+        anyhow::bail!(
+            "--depth {}: at most {MAX_PERFT_DEPTH} (deeper counts would not finish)",
+            args.depth
+        );
+    }
     let variant = load_variant(&args.variant)?;
     if let Some(army) = variant.potential_army() {
         return potential_perft(&army, args);
