@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use pocketlab_core::potential::{Army, PotentialPosition};
 use pocketlab_core::{Color, Position, Variant, notation, san};
 
-use crate::log::{GameRecord, MoveRecord};
+use crate::log::{GameId, GameRecord, MoveRecord};
 
 /// One game as PGN. `moves` are the game's rows of the moves table in ply order.
 pub fn game_pgn(
@@ -34,7 +34,11 @@ pub fn game_pgn(
     tag(
         &mut out,
         "Round",
-        &format!("{}.{}", game.pair_index + 1, 1 + (game.game_id & 1)),
+        &format!(
+            "{}.{}",
+            game.pair_index + 1,
+            1 + u8::from(GameId::decode(game.game_id).b_is_white)
+        ),
     );
     tag(
         &mut out,

@@ -80,7 +80,8 @@ pub const TEMP_PREFIX: &str = ".tmp-";
 #[derive(Debug)]
 pub struct ShardLock {
     file: File,
-    path: PathBuf,
+    /// The lock file, `locks/shard-I.lock`.
+    pub path: PathBuf,
 }
 
 fn lock_path(dir: &Path, index: u32) -> PathBuf {
@@ -204,7 +205,6 @@ impl Drop for ShardLock {
         // Say the shard is free (the lock itself goes with the file).
         let _ = self.file.set_len(0);
         let _ = self.file.unlock();
-        let _ = &self.path;
     }
 }
 
