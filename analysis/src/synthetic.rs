@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use pocketlab_selfplay::log::{ChunkWriter, GameRecord, Manifest, SCHEMA_VERSION};
-use pocketlab_selfplay::{Experiment, code_version};
+use pocketlab_selfplay::Experiment;
+use pocketlab_selfplay::game::{game_id, game_seed};
+use pocketlab_selfplay::log::{ChunkWriter, GameRecord, Manifest, Termination};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -36,19 +37,8 @@ pub fn write_synthetic_log(
     dir: &Path,
 ) -> anyhow::Result<u64> {
     std::fs::create_dir_all(dir)?;
-    Manifest {
-        experiment: exp.name.clone(),
-        experiment_hash: format!("{:016x}", exp.source_hash),
-        schema_version: SCHEMA_VERSION,
-        code_version: code_version(),
-        seed: exp.seed,
-        variant: exp.variant.name.clone(),
-        rule_overrides: exp.rule_overrides.clone(),
-        experiment_dir: exp.dir.display().to_string(),
-    }
-    .write_or_check(dir)?;
-    std::fs::write(dir.join("experiment.toml"), &exp.source_text)?;
-    let mut writer = ChunkWriter::open(dir, 0)?;
+    Manifest::for_experiment(exp).write_or_check(dir, &exp.source_text)?;
+    let mut writer = ChunkWriter::open(dir, 0, 1)?;
     let strength = |name: &str| {
         model
             .elo
@@ -82,16 +72,17 @@ pub fn write_synthetic_log(
                 };
                 let plies = 40 + rng.random_range(0..160u32);
                 let termination = if white_score == 0.5 {
-                    "repetition"
+                    Termination::Repetition
                 } else {
-                    "checkmate"
+                    Termination::Checkmate
                 };
+                let id = game_id(m_index, pair, b_is_white);
                 buffer.push(GameRecord {
                     experiment: exp.name.clone(),
                     matchup: m.name.clone(),
                     matchup_index: m_index as u32,
                     pair_index: pair,
-                    game_id: pocketlab_selfplay::game::game_id(m_index, pair, b_is_white),
+                    game_id: id,
                     white: white.name.clone(),
                     black: black.name.clone(),
                     white_army: white.describe(&exp.variant),
@@ -99,7 +90,7 @@ pub fn write_synthetic_log(
                     white_engine: white.engine.describe(),
                     black_engine: black.engine.describe(),
                     variant: exp.variant.name.clone(),
-                    seed: 0,
+                    seed: game_seed(exp.seed, id),
                     start_fen: exp.variant.start_fen.clone(),
                     opening: String::new(),
                     result: match white_score {
@@ -108,7 +99,7 @@ pub fn write_synthetic_log(
                         _ => "1/2-1/2".into(),
                     },
                     white_score,
-                    termination: termination.into(),
+                    termination,
                     plies,
                     duration_ms: 0,
                     white_nodes: 0,

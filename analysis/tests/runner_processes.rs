@@ -6,7 +6,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pocketlab_selfplay::log::{GameRecord, MoveRecord, read_games, read_moves};
+use pocketlab_selfplay::log::{
+    GAMES_DIR, GameRecord, MOVES_DIR, MoveRecord, ShardLock, chunk_name, list_chunks, read_games,
+    read_moves,
+};
 
 const EXPERIMENT: &str = r#"
 name = "procs"
@@ -126,8 +129,17 @@ fn shard_processes_union_to_the_single_run_and_kills_lose_nothing() {
         }
         // Let it get mid-way through the next chunk before killing it.
         std::thread::sleep(Duration::from_millis(40 * (round + 1)));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "round {round}: the run finished before the kill: the test would not test resuming"
+        );
         let _ = child.kill();
         let _ = child.wait();
+        let logged = list_chunks(&[&killed]).unwrap().games_count;
+        assert!(
+            logged < reference.0.len() as u64,
+            "round {round}: the kill left the log complete ({logged} games)"
+        );
     }
     run_to_end(&experiment, &killed, &["--threads", "1"]);
     assert_eq!(
@@ -226,4 +238,202 @@ fn logs_of_experiments_with_files_beside_them_can_be_reported_from_anywhere() {
         );
     }
     assert!(work.path().join("elsewhere").join("report.html").exists());
+}
+
+/// Runs the command to its end, or kills it after a minute and fails: a
+/// hang fails the test instead of hanging CI. Output goes to files (a full
+/// pipe would block the child).
+fn output_within_a_minute(cmd: &mut Command) -> (bool, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+    let mut child = cmd
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{cmd:?} hung (killed after a minute)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (
+        status.success(),
+        std::fs::read_to_string(out).unwrap(),
+        std::fs::read_to_string(err).unwrap(),
+    )
+}
+
+fn small_log(work: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let experiment = work.join("procs.toml");
+    std::fs::write(&experiment, EXPERIMENT.replace("pairs = 8", "pairs = 2")).unwrap();
+    let log = work.join("log");
+    run_to_end(&experiment, &log, &["--threads", "2"]);
+    (experiment, log)
+}
+
+#[test]
+fn a_second_writer_process_of_a_shard_is_refused_with_the_holder_named() {
+    let work = tempfile::tempdir().unwrap();
+    let (experiment, log) = small_log(work.path());
+    let lock = ShardLock::acquire(&log, 0, 2).unwrap();
+    let (ok, _, err) = output_within_a_minute(pocketlab().args([
+        "run",
+        experiment.to_str().unwrap(),
+        "--quiet",
+        "--shard",
+        "0/2",
+        "--out",
+        log.to_str().unwrap(),
+    ]));
+    assert!(!ok);
+    assert!(
+        err.contains(&format!("pid {}", std::process::id())) && err.contains("shard 0/2"),
+        "{err}"
+    );
+    drop(lock);
+
+    // Two real processes that split the schedule differently, at once: the
+    // log never holds a game twice, and a last run completes it.
+    let fresh = work.path().join("fresh");
+    let children: Vec<_> = ["0/1", "0/2"]
+        .iter()
+        .map(|shard| {
+            pocketlab()
+                .args([
+                    "run",
+                    experiment.to_str().unwrap(),
+                    "--quiet",
+                    "--threads",
+                    "1",
+                ])
+                .args(["--shard", shard, "--out", fresh.to_str().unwrap()])
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() || err.contains("being written by") || err.contains("split into"),
+            "{err}"
+        );
+    }
+    run_to_end(&experiment, &fresh, &["--threads", "1"]);
+    assert_eq!(contents(&fresh), contents(&log));
+}
+
+#[test]
+fn report_pgn_and_check_name_broken_files_and_never_hang() {
+    let work = tempfile::tempdir().unwrap();
+    let (_, log) = small_log(work.path());
+    let cli =
+        |args: &[&str]| output_within_a_minute(pocketlab().args(args).current_dir(work.path()));
+    let log_s = log.to_str().unwrap();
+    let (ok, out, _) = cli(&["check", log_s]);
+    assert!(ok && out.contains("ok:"), "{out}");
+
+    // A duplicated chunk: the report refuses, naming both files.
+    let copy = log.join(GAMES_DIR).join(chunk_name(8, 0));
+    std::fs::copy(log.join(GAMES_DIR).join(chunk_name(0, 0)), &copy).unwrap();
+    let (ok, _, err) = cli(&["report", log_s, "--out", "r1"]);
+    assert!(
+        !ok && err.contains("part-s0-000000") && err.contains("part-s8-000000"),
+        "{err}"
+    );
+    let (ok, out, _) = cli(&["check", log_s]);
+    assert!(!ok && out.contains("logged twice"), "{out}");
+    std::fs::remove_file(&copy).unwrap();
+
+    // A missing moves chunk: the report goes on and names it; PGN exports
+    // the other games, names it, and fails.
+    let moves = log.join(MOVES_DIR).join(chunk_name(0, 1));
+    let saved = std::fs::read(&moves).unwrap();
+    std::fs::remove_file(&moves).unwrap();
+    let (ok, _, err) = cli(&["report", log_s, "--out", "r2"]);
+    assert!(ok && err.contains("part-s0-000001"), "{err}");
+    let (ok, _, err) = cli(&["pgn", log_s, "--out", "games.pgn"]);
+    assert!(
+        !ok && err.contains("part-s0-000001") && err.contains("not exported"),
+        "{err}"
+    );
+    let pgn = std::fs::read_to_string(work.path().join("games.pgn")).unwrap();
+    assert!(
+        pgn.matches("[Event ").count() >= 2,
+        "the other games were exported"
+    );
+    std::fs::write(&moves, saved).unwrap();
+
+    // A FIFO where a chunk belongs: refused at once, nothing blocks on it.
+    let fifo = log.join(GAMES_DIR).join(chunk_name(6, 0));
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for args in [
+        vec!["report", log_s, "--out", "r3"],
+        vec!["pgn", log_s],
+        vec!["check", log_s],
+    ] {
+        let (ok, out, err) = cli(&args);
+        assert!(
+            !ok && (err + &out).contains("not a regular file"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn sizes_beyond_the_documented_limits_are_refused_before_work_starts() {
+    let work = tempfile::tempdir().unwrap();
+    for depth in ["4294967295", "100000"] {
+        let (ok, _, err) = output_within_a_minute(pocketlab().args([
+            "perft",
+            "--variant",
+            "chess",
+            "--depth",
+            depth,
+        ]));
+        assert!(!ok && err.contains("at most 20"), "{err}");
+    }
+    let experiment = work.path().join("big.toml");
+    std::fs::write(
+        &experiment,
+        EXPERIMENT.replace("hash_mb = 1", "hash_mb = 4096"),
+    )
+    .unwrap();
+    let (ok, _, err) = output_within_a_minute(pocketlab().args([
+        "run",
+        experiment.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--out",
+        work.path().join("log").to_str().unwrap(),
+    ]));
+    assert!(
+        !ok && err.contains("16384 MiB") && err.contains("--max-memory-mb"),
+        "{err}"
+    );
+    assert!(
+        !work.path().join("log").exists(),
+        "refused before anything was written"
+    );
+    std::fs::write(
+        &experiment,
+        EXPERIMENT.replace("pairs = 8", "pairs = 4294967295"),
+    )
+    .unwrap();
+    let (ok, _, err) =
+        output_within_a_minute(pocketlab().args(["run", experiment.to_str().unwrap()]));
+    assert!(!ok && err.contains("stop.pairs"), "{err}");
 }

@@ -1,5 +1,10 @@
 //! Self-play training: a tiny run completes, writes loadable parameters,
-//! reports, and resumes after an interruption without redoing work.
+//! reports, and resumes after an interruption without redoing work: a real
+//! process killed mid-generation resumes there, and finished generations
+//! are not played again.
+
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime};
 
 use pocketlab_core::builtin;
 use pocketlab_core::engine::{EvalParams, Evaluator};
@@ -97,7 +102,7 @@ fn a_tiny_training_run_completes_resumes_and_writes_loadable_values() {
 
 #[test]
 fn shipped_training_files_are_valid() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/training");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/training");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -108,4 +113,79 @@ fn shipped_training_files_are_valid() {
         }
     }
     assert!(checked >= 1);
+}
+
+/// Each chunk of a generation's log with its modification time.
+fn chunk_times(log: &Path) -> Vec<(String, SystemTime)> {
+    let mut out: Vec<_> = ["games", "moves"]
+        .iter()
+        .flat_map(|t| std::fs::read_dir(log.join(t)).unwrap())
+        .map(|e| e.unwrap())
+        .map(|e| {
+            (
+                e.path().display().to_string(),
+                e.metadata().unwrap().modified().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_killed_training_process_resumes_without_replaying_finished_generations() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tiny.toml");
+    std::fs::write(
+        &file,
+        TINY.replace("generations = 2", "generations = 3")
+            .replace("pairs_per_generation = 4", "pairs_per_generation = 8")
+            .replace("validation_pairs = 3", "validation_pairs = 0"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let train = || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"));
+        cmd.args(["train", file.to_str().unwrap(), "--threads", "2", "--out"])
+            .arg(&out);
+        cmd
+    };
+    let gen0_fit = out.join("training/gen-000/fit.toml");
+    let last_fit = out.join("training/gen-002/fit.toml");
+    let mut child = train()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL) as soon as generation 0 is done.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !gen0_fit.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "training ended early");
+        assert!(Instant::now() < deadline, "generation 0 never finished");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !last_fit.exists(),
+        "the kill left training unfinished (else this tests nothing)"
+    );
+    let fit_before = std::fs::read_to_string(&gen0_fit).unwrap();
+    let chunks_before = chunk_times(&out.join("training/gen-000/log"));
+
+    let resumed = train().output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(last_fit.exists());
+    assert!(
+        !stderr.contains("generation 0: playing"),
+        "generation 0 was played again: {stderr}"
+    );
+    assert!(stderr.contains("generation 1: playing"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&gen0_fit).unwrap(), fit_before);
+    assert_eq!(
+        chunk_times(&out.join("training/gen-000/log")),
+        chunks_before,
+        "generation 0's log was rewritten"
+    );
 }

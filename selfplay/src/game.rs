@@ -12,11 +12,12 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::experiment::{EngineSettings, Experiment, start_fen};
-use crate::log::{GameRecord, MoveRecord};
+use crate::log::{GameId, GameRecord, MoveRecord, Termination};
 
-/// The identity of a game: matchup, pair, and which army has White.
+/// The identity of a game: matchup, pair, and which army has White
+/// (encoded by the log's codec, [`GameId`]).
 pub fn game_id(matchup: usize, pair: u64, b_is_white: bool) -> u64 {
-    ((matchup as u64) << 40) | (pair << 1) | u64::from(b_is_white)
+    GameId::new(matchup as u32, pair, b_is_white).encode()
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -212,7 +213,7 @@ impl<'e> GameSetup<'e> {
             opening: opening.join(" "),
             result: result.to_owned(),
             white_score,
-            termination: end.termination.clone(),
+            termination: end.termination,
             plies: end.plies,
             duration_ms: self.started.elapsed().as_millis() as u64,
             white_nodes: end.nodes[0],
@@ -237,7 +238,7 @@ impl<'e> GameSetup<'e> {
 /// How a game ended, with what the record needs from its last position.
 struct Ending {
     outcome: Outcome,
-    termination: String,
+    termination: Termination,
     plies: u32,
     /// Nodes searched by White's and Black's engine.
     nodes: [u64; 2],
@@ -356,7 +357,7 @@ impl<'k> EngineGame<'_, 'k> {
         &mut self,
         adj: &crate::experiment::Adjudication,
         interrupt: &AtomicBool,
-    ) -> Option<(Outcome, String)> {
+    ) -> Option<(Outcome, Termination)> {
         // Scores from White's point of view, for adjudication.
         let mut white_scores: Vec<i32> = Vec::new();
         loop {
@@ -365,10 +366,10 @@ impl<'k> EngineGame<'_, 'k> {
                 termination,
             } = self.game.status()
             {
-                return Some((outcome, termination.name().to_owned()));
+                return Some((outcome, termination.into()));
             }
             if self.plies() >= adj.max_plies {
-                return Some((Outcome::Draw, "adjudication-max-plies".to_owned()));
+                return Some((Outcome::Draw, Termination::AdjudicationMaxPlies));
             }
             if let Some(ending) = adjudicate(adj, &white_scores, self.plies()) {
                 return Some(ending);
@@ -452,16 +453,16 @@ fn adjudicate(
     adj: &crate::experiment::Adjudication,
     white_scores: &[i32],
     ply: u32,
-) -> Option<(Outcome, String)> {
+) -> Option<(Outcome, Termination)> {
     if adj.resign_score > 0 {
         let window = 2 * adj.resign_moves as usize;
         if window > 0 && white_scores.len() >= window {
             let last = &white_scores[white_scores.len() - window..];
             if last.iter().all(|&s| s >= adj.resign_score) {
-                return Some((Outcome::Win(Color::White), "adjudication-resign".to_owned()));
+                return Some((Outcome::Win(Color::White), Termination::AdjudicationResign));
             }
             if last.iter().all(|&s| s <= -adj.resign_score) {
-                return Some((Outcome::Win(Color::Black), "adjudication-resign".to_owned()));
+                return Some((Outcome::Win(Color::Black), Termination::AdjudicationResign));
             }
         }
     }
@@ -473,7 +474,7 @@ fn adjudicate(
                 .iter()
                 .all(|s| s.abs() <= adj.draw_score)
         {
-            return Some((Outcome::Draw, "adjudication-draw".to_owned()));
+            return Some((Outcome::Draw, Termination::AdjudicationDraw));
         }
     }
     None

@@ -9,6 +9,7 @@
 //! * [`pgn`]: PGN export of logged games.
 
 pub mod experiment;
+pub mod files;
 pub mod game;
 pub mod log;
 pub mod pgn;
@@ -18,7 +19,7 @@ pub mod sprt;
 pub mod variant_files;
 
 pub use experiment::{Experiment, ExperimentError};
-pub use runner::{RunOptions, RunSummary, Shard, run};
+pub use runner::{DEFAULT_MEMORY_BUDGET_MB, RunOptions, RunSummary, Shard, check_memory, run};
 pub use variant_files::load_variant;
 
 /// The code version recorded in run manifests.

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use pocketlab_core::kind::{GameKind, MoveTextError, PositionTextError};
 use pocketlab_core::{Color, GamePosition, IllegalMove, Variant};
 
-use crate::log::{GameRecord, MoveRecord};
+use crate::log::{GameId, GameRecord, MoveRecord};
 
 /// A logged game that does not replay.
 #[derive(Debug)]
@@ -74,7 +74,11 @@ pub fn game_pgn(
     tag(
         &mut out,
         "Round",
-        &format!("{}.{}", game.pair_index + 1, 1 + (game.game_id & 1)),
+        &format!(
+            "{}.{}",
+            game.pair_index + 1,
+            1 + u8::from(GameId::decode(game.game_id).b_is_white)
+        ),
     );
     tag(
         &mut out,
@@ -90,7 +94,7 @@ pub fn game_pgn(
     tag(&mut out, "Variant", &game.variant);
     tag(&mut out, "SetUp", "1");
     tag(&mut out, "FEN", &game.start_fen);
-    tag(&mut out, "Termination", &game.termination);
+    tag(&mut out, "Termination", game.termination.as_str());
     tag(&mut out, "PlyCount", &game.plies.to_string());
     out.push('\n');
     out.push_str(&movetext);

@@ -87,7 +87,6 @@ impl Progress {
                     100.0 * score,
                     100.0 * margin,
                     m.sprt_decision
-                        .as_deref()
                         .map(|d| format!("  SPRT {d}"))
                         .unwrap_or_default()
                 );

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use crate::experiment::Experiment;
 use crate::game::{PlayedGame, play_pair};
-use crate::log::{ChunkWriter, GameRecord, LogError, Manifest, SCHEMA_VERSION, read_games};
+use crate::log::{ChunkWriter, GameRecord, LogError, Manifest, SprtAccepted, read_games};
 use crate::progress::Progress;
 use crate::sprt::{PairCounts, SprtDecision};
 
@@ -83,7 +83,7 @@ pub struct MatchupSummary {
     pub b_wins: u64,
     pub pairs: PairCounts,
     pub sprt_llr: Option<f64>,
-    pub sprt_decision: Option<String>,
+    pub sprt_decision: Option<SprtAccepted>,
 }
 
 impl MatchupSummary {
@@ -140,6 +140,47 @@ pub enum RunError {
         "the SPRT stop rule needs the whole schedule in one process; run without --shard, or drop [stop.sprt]"
     )]
     SprtWithShards,
+    #[error(
+        "the engines' hash tables would need up to {needed_mb} MiB ({per_game_mb} MiB per game: \
+         both players' hash_mb; times {threads} worker threads), more than the memory budget of \
+         {budget_mb} MiB. To fit: lower hash_mb in [engine] (and armies' engine tables), use \
+         fewer --threads, or raise the budget with --max-memory-mb {needed_mb}"
+    )]
+    Memory {
+        needed_mb: u64,
+        per_game_mb: u64,
+        threads: usize,
+        budget_mb: u64,
+    },
+    #[error(
+        "{file}: game {game} names matchup {matchup}, which experiment '{experiment}' {reason}"
+    )]
+    ForeignGame {
+        file: String,
+        game: u64,
+        matchup: String,
+        experiment: String,
+        reason: String,
+    },
+}
+
+/// The default memory budget for the engines' hash tables (MiB): what the
+/// shipped cluster examples give a task.
+pub const DEFAULT_MEMORY_BUDGET_MB: u64 = 2048;
+
+/// Refuse a run whose hash tables (both engines of a game, times the
+/// worker threads) would exceed `budget_mb`, before anything is allocated.
+pub fn check_memory(exp: &Experiment, threads: usize, budget_mb: u64) -> Result<(), RunError> {
+    let needed_mb = exp.hash_memory_mb(threads);
+    if needed_mb > budget_mb {
+        return Err(RunError::Memory {
+            needed_mb,
+            per_game_mb: exp.hash_memory_mb(1),
+            threads,
+            budget_mb,
+        });
+    }
+    Ok(())
 }
 
 /// Per-matchup state of the coordinator.
@@ -177,22 +218,9 @@ pub fn run(
     let started = Instant::now();
     let dir = &opts.out_dir;
     std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, &e))?;
-    let manifest = Manifest {
-        experiment: exp.name.clone(),
-        experiment_hash: format!("{:016x}", exp.source_hash),
-        schema_version: SCHEMA_VERSION,
-        code_version: crate::code_version(),
-        seed: exp.seed,
-        variant: exp.variant.name.clone(),
-        rule_overrides: exp.rule_overrides.clone(),
-        experiment_dir: exp.dir.display().to_string(),
-    };
-    manifest.write_or_check(dir)?;
-    let experiment_copy = dir.join("experiment.toml");
-    if !experiment_copy.exists() {
-        crate::log::write::write_atomically(&experiment_copy, exp.source_text.as_bytes())?;
-    }
-    let mut writer = ChunkWriter::open(dir, opts.shard.index)?;
+    Manifest::for_experiment(exp).write_or_check(dir, &exp.source_text)?;
+    // Held until the run ends: no other process writes this shard meanwhile.
+    let mut writer = ChunkWriter::open(dir, opts.shard.index, opts.shard.count)?;
 
     // What the log already holds.
     let existing = read_games(dir)?;
@@ -223,9 +251,19 @@ pub fn run(
     for key in keys {
         let games = &by_pair[&key];
         let (m, pair) = (key.0 as usize, key.1);
-        let Some(state) = states.get_mut(m) else {
-            continue;
+        let foreign = |reason: &str| RunError::ForeignGame {
+            file: dir.display().to_string(),
+            game: games[0].game_id,
+            matchup: games[0].matchup.clone(),
+            experiment: exp.name.clone(),
+            reason: reason.to_owned(),
         };
+        let Some(state) = states.get_mut(m) else {
+            return Err(foreign("does not have"));
+        };
+        if games.iter().any(|g| g.matchup != exp.matchups[m].name) {
+            return Err(foreign("has under another name"));
+        }
         let a = &exp.armies[exp.matchups[m].a].name;
         for g in games {
             state.summary.add(g, a);
@@ -234,7 +272,7 @@ pub fn run(
         state.next_pair = state.next_pair.max(pair + 1);
         if let Some(g) = games.iter().find(|g| g.sprt_decision.is_some()) {
             state.stopped = true;
-            state.summary.sprt_decision.clone_from(&g.sprt_decision);
+            state.summary.sprt_decision = g.sprt_decision;
         }
         state.summary.sprt_llr = games
             .iter()
@@ -243,15 +281,28 @@ pub fn run(
         done.insert(key);
     }
 
-    // The schedule: pair by pair, matchup by matchup, this shard's part, not yet done.
-    let tasks: Vec<(usize, u64)> = (0..exp.stop.pairs)
-        .filter(|&p| opts.shard.owns(p))
-        .flat_map(|p| (0..exp.matchups.len()).map(move |m| (m, p)))
-        .filter(|&(m, p)| !done.contains(&(m as u32, p)) && !states[m].stopped)
-        .collect();
+    // The schedule: pair by pair, matchup by matchup, this shard's part, not
+    // yet done. Computed from the task's index rather than stored, so a
+    // large schedule costs no memory.
+    let schedule = Schedule {
+        matchups: exp.matchups.len() as u64,
+        shard: opts.shard,
+        pairs: exp.stop.pairs,
+    };
+    let owned_pairs = schedule.len() / schedule.matchups;
+    let remaining: u64 = (0..exp.matchups.len())
+        .filter(|&m| !states[m].stopped)
+        .map(|m| {
+            let logged = done
+                .iter()
+                .filter(|&&(dm, p)| dm as usize == m && opts.shard.owns(p) && p < exp.stop.pairs)
+                .count() as u64;
+            owned_pairs - logged
+        })
+        .sum();
     let stopped_flags: Vec<AtomicBool> =
         states.iter().map(|s| AtomicBool::new(s.stopped)).collect();
-    let mut progress = Progress::new(tasks.len() as u64 * 2, opts.quiet);
+    let mut progress = Progress::new(remaining * 2, opts.quiet);
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
@@ -261,7 +312,7 @@ pub fn run(
             threads: opts.threads,
             reason: e.to_string(),
         })?;
-    let next_task = AtomicUsize::new(0);
+    let next_task = AtomicU64::new(0);
     let (sender, receiver) = mpsc::channel::<(usize, u64, [PlayedGame; 2])>();
     let mut pending_games: Vec<PlayedGame> = Vec::new();
     let mut played_games = 0u64;
@@ -270,14 +321,16 @@ pub fn run(
     pool.in_place_scope(|scope| {
         for _ in 0..opts.threads.max(1) {
             let sender = sender.clone();
-            let (tasks, next_task, stopped_flags) = (&tasks, &next_task, &stopped_flags);
+            let (schedule, done, next_task, stopped_flags) =
+                (&schedule, &done, &next_task, &stopped_flags);
             scope.spawn(move |_| {
                 while !interrupt.load(Ordering::Relaxed) {
                     let i = next_task.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(m, pair)) = tasks.get(i) else {
+                    let Some((m, pair)) = schedule.task(i) else {
                         break;
                     };
-                    if stopped_flags[m].load(Ordering::Relaxed) {
+                    if stopped_flags[m].load(Ordering::Relaxed) || done.contains(&(m as u32, pair))
+                    {
                         continue;
                     }
                     match play_pair(exp, m, pair, interrupt) {
@@ -326,6 +379,30 @@ pub fn run(
         seconds: started.elapsed().as_secs_f64(),
         interrupted: interrupt.load(Ordering::Relaxed),
     })
+}
+
+/// The pairs a shard plays, in order: task `t` is matchup `t % M` of the
+/// shard's `t / M`-th pair.
+struct Schedule {
+    matchups: u64,
+    shard: Shard,
+    pairs: u64,
+}
+
+impl Schedule {
+    fn len(&self) -> u64 {
+        let owned = (self.pairs + u64::from(self.shard.count) - 1 - u64::from(self.shard.index))
+            / u64::from(self.shard.count);
+        owned * self.matchups
+    }
+
+    fn task(&self, t: u64) -> Option<(usize, u64)> {
+        if t >= self.len() {
+            return None;
+        }
+        let pair = u64::from(self.shard.index) + (t / self.matchups) * u64::from(self.shard.count);
+        Some(((t % self.matchups) as usize, pair))
+    }
 }
 
 fn flush(writer: &mut ChunkWriter, pending: &mut Vec<PlayedGame>) -> Result<(), LogError> {
@@ -386,13 +463,13 @@ fn release(
         state.count(&games, &a_name);
         let llr = sprt.llr(&state.summary.pairs);
         let decision = match sprt.decide(llr) {
-            SprtDecision::AcceptH0 => Some("H0".to_owned()),
-            SprtDecision::AcceptH1 => Some("H1".to_owned()),
+            SprtDecision::AcceptH0 => Some(SprtAccepted::H0),
+            SprtDecision::AcceptH1 => Some(SprtAccepted::H1),
             SprtDecision::Continue => None,
         };
         for g in &mut games {
             g.record.sprt_llr = Some(llr);
-            g.record.sprt_decision.clone_from(&decision);
+            g.record.sprt_decision = decision;
         }
         state.summary.sprt_llr = Some(llr);
         state.next_pair += 1;

@@ -98,7 +98,7 @@ fn potential_games_replay_to_their_results_whatever_the_threads() {
                     termination,
                 },
             ) => {
-                assert_eq!(g.termination, termination.name());
+                assert_eq!(g.termination, termination.into());
                 let expected = match outcome {
                     Outcome::Win(pocketlab_core::Color::White) => 1.0,
                     Outcome::Win(pocketlab_core::Color::Black) => 0.0,

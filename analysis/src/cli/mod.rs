@@ -1,6 +1,7 @@
 //! Command-line interface: one binary, one subcommand per job.
 
 mod bench;
+mod check;
 mod perft;
 mod pgn;
 mod report;
@@ -32,6 +33,8 @@ pub enum Command {
     Pgn(pgn::PgnArgs),
     /// Write the balance report for logged games.
     Report(report::ReportArgs),
+    /// Verify a log directory: say what is wrong and how to recover.
+    Check(check::CheckArgs),
     /// Learn piece values from self-play and report them.
     Train(train::TrainArgs),
     /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
@@ -46,6 +49,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Run(args)) => play_and_report(&args),
         Some(Command::Pgn(args)) => pgn::run(&args),
         Some(Command::Report(args)) => report::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::builtin::names() {
@@ -60,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             shard: None,
             out: None,
             quiet: false,
+            max_memory_mb: pocketlab_selfplay::DEFAULT_MEMORY_BUDGET_MB,
         }),
     }
 }

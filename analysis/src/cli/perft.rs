@@ -17,7 +17,7 @@ pub struct PerftArgs {
     /// Potential Chess variant: potential position text).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Plies to count.
+    /// Plies to count (at most 20).
     #[arg(long)]
     pub depth: u32,
     /// Print the count below each root move first.
@@ -28,7 +28,7 @@ pub struct PerftArgs {
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     if args.depth > MAX_PERFT_DEPTH {
         anyhow::bail!(
-            "--depth {}: at most {MAX_PERFT_DEPTH} (the tree grows exponentially)",
+            "--depth {}: at most {MAX_PERFT_DEPTH} (deeper counts would not finish)",
             args.depth
         );
     }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use pocketlab_selfplay::log::{read_games, read_moves};
+use pocketlab_selfplay::log::{
+    MOVES_DIR, chunk_name, list_chunks, read_game_chunks, read_move_chunks,
+};
 use pocketlab_selfplay::pgn::game_pgn;
 
 #[derive(Debug, Args)]
@@ -23,38 +25,103 @@ pub struct PgnArgs {
     pub out: Option<PathBuf>,
 }
 
+/// Exports every game it can; a game whose moves are missing (a moves
+/// chunk lost in a crash) is named, with its chunk, and skipped, and the
+/// command then fails after the rest is written.
 pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
+    let files = list_chunks(&[&args.log])?;
+    let log = &files.logs[0];
     // The experiment as it ran (its relative paths resolve where it was).
-    let (exp, _) = crate::report::build::experiment_of(&args.log)?;
-    let mut games = read_games(&args.log)?;
-    games.retain(|g| {
+    let exp = log.experiment()?;
+    let changes = log.changes_since_run(&exp);
+    if !changes.is_empty() {
+        anyhow::bail!(
+            "{}: the games are replayed with the experiment's inputs, which changed since the \
+             run: {}; restore them as they were",
+            args.log.display(),
+            changes.join("; ")
+        );
+    }
+    if !exp.log.moves {
+        anyhow::bail!(
+            "{}: the experiment ran with log.moves = false: there are no moves to export",
+            args.log.display()
+        );
+    }
+    for orphan in &files.orphaned_moves {
+        eprintln!(
+            "note: {}: a moves chunk without its games chunk (a run died between writing the \
+             two; resuming deletes it): not exported",
+            orphan.path.display()
+        );
+    }
+    let wanted = |g: &pocketlab_selfplay::log::GameRecord| {
         args.matchup.as_ref().is_none_or(|m| &g.matchup == m)
             && args.game.is_none_or(|id| g.game_id == id)
-    });
+    };
+    // Each game with the moves chunk it needs, when that chunk is missing.
+    let mut games = Vec::new();
+    for chunk in &files.games {
+        let missing = files.games_without_moves.contains(chunk).then(|| {
+            files
+                .dir_of(chunk)
+                .join(MOVES_DIR)
+                .join(chunk_name(chunk.shard, chunk.number))
+        });
+        for g in read_game_chunks(std::slice::from_ref(chunk))? {
+            if wanted(&g) {
+                games.push((g, missing.clone()));
+            }
+        }
+    }
     if games.is_empty() {
         anyhow::bail!("no game in {} matches the filters", args.log.display());
     }
-    games.sort_by_key(|g| g.game_id);
-    let mut moves = read_moves(&args.log)?;
+    games.sort_by_key(|(g, _)| g.game_id);
+    let mut moves = read_move_chunks(&files.moves)?;
     moves.sort_by_key(|m| (m.game_id, m.ply));
     let mut out: Box<dyn std::io::Write> = match &args.out {
         Some(p) => Box::new(std::fs::File::create(p).with_context(|| p.display().to_string())?),
         None => Box::new(std::io::stdout().lock()),
     };
-    for g in &games {
+    let mut skipped = Vec::new();
+    for (g, missing) in &games {
         let start = moves.partition_point(|m| m.game_id < g.game_id);
         let end = moves.partition_point(|m| m.game_id <= g.game_id);
-        if end == start && g.plies > 0 {
-            anyhow::bail!(
-                "the log has no moves for game {} (was it run with log.moves = false?)",
-                g.game_id
-            );
+        if (end - start) as u64 != u64::from(g.plies) {
+            skipped.push(match missing {
+                Some(chunk) => format!(
+                    "game {}: its moves chunk {} is missing",
+                    g.game_id,
+                    chunk.display()
+                ),
+                None => format!(
+                    "game {}: {} moves logged for {} plies",
+                    g.game_id,
+                    end - start,
+                    g.plies
+                ),
+            });
+            continue;
         }
-        out.write_all(
-            game_pgn(&exp.variant, g, &moves[start..end])
-                .map_err(anyhow::Error::msg)?
-                .as_bytes(),
-        )?;
+        let pgn = game_pgn(&exp.variant, g, &moves[start..end]).map_err(anyhow::Error::msg)?;
+        out.write_all(pgn.as_bytes())?;
+    }
+    out.flush()?;
+    if !skipped.is_empty() {
+        anyhow::bail!(
+            "{} of {} games not exported (the rest were): {}. `pocketlab check {}` says how to \
+             recover",
+            skipped.len(),
+            games.len(),
+            skipped
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; "),
+            args.log.display()
+        );
     }
     Ok(())
 }

@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use clap::Args;
-use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
+use pocketlab_selfplay::{
+    DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, Shard, check_memory, run,
+};
 
 /// The default experiment `cargo run --release` plays: a small but real
 /// class-equivalence study (see `configs/experiments/default.toml`).
@@ -28,7 +30,14 @@ pub struct RunArgs {
     /// No progress output.
     #[arg(long)]
     pub quiet: bool,
+    /// Memory the engines' hash tables may take, MiB: both engines of a
+    /// game, times the worker threads (checked before the run starts).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_BUDGET_MB)]
+    pub max_memory_mb: u64,
 }
+
+/// Most worker threads a run may start.
+pub const MAX_THREADS: usize = 1024;
 
 pub fn load_experiment(path: Option<&Path>) -> anyhow::Result<Experiment> {
     Ok(match path {
@@ -51,9 +60,10 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf)> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if threads == 0 {
-        anyhow::bail!("--threads must be at least 1");
+    if !(1..=MAX_THREADS).contains(&threads) {
+        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}");
     }
+    check_memory(&exp, threads, args.max_memory_mb)?;
     let options = RunOptions {
         out_dir: out_dir.clone(),
         threads,

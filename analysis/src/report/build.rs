@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use pocketlab_core::kind::GameKind;
 use pocketlab_core::{GamePosition, Position};
 use pocketlab_selfplay::Experiment;
-use pocketlab_selfplay::log::Manifest;
+use pocketlab_selfplay::log::{self, Manifest};
 use polars::prelude::*;
 use thiserror::Error;
 
@@ -31,6 +31,8 @@ pub enum ReportError {
     Polars(#[from] PolarsError),
     #[error("{file}: damaged or not a pocketlab log file: {reason}")]
     Damaged { file: String, reason: String },
+    #[error(transparent)]
+    LogFiles(#[from] log::LogError),
 }
 
 pub(super) fn log_error(dir: &Path, reason: impl Into<String>) -> ReportError {
@@ -58,65 +60,27 @@ impl Default for ReportOptions {
     }
 }
 
-/// Read the experiment a log directory holds (its manifest and file copy).
+/// Read the experiment a log directory holds (its manifest and file copy,
+/// checked against each other by the log).
 pub fn experiment_of(dir: &Path) -> Result<(Experiment, Manifest), ReportError> {
-    let manifest_path = dir.join("manifest.toml");
-    let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
-        log_error(
-            dir,
-            format!(
-                "{}: {e} (is this a pocketlab log directory?)",
-                manifest_path.display()
-            ),
-        )
-    })?;
-    let manifest: Manifest = toml::from_str(&text).map_err(|e| {
-        log_error(
-            dir,
-            format!("{}: damaged manifest: {e}", manifest_path.display()),
-        )
-    })?;
-    let exp_path = dir.join("experiment.toml");
-    let exp_text = std::fs::read_to_string(&exp_path)
-        .map_err(|e| log_error(dir, format!("{}: {e}", exp_path.display())))?;
-    // Relative paths in the file resolve where the experiment file was, as when it ran.
-    let base = Path::new(&manifest.experiment_dir);
-    let base = if manifest.experiment_dir.is_empty() || !base.is_dir() {
-        dir
-    } else {
-        base
-    };
-    let exp = Experiment::parse(&exp_path.display().to_string(), &exp_text, base)?;
-    Ok((exp, manifest))
+    let log = log::open_log(dir).map_err(|e| log_error(dir, e.to_string()))?;
+    Ok((log.experiment()?, log.manifest))
 }
 
+/// A lazy scan of one table of the logs, through the log's validated
+/// listing (regular, non-empty, readable chunks of this experiment, each
+/// game once; paths taken literally).
 pub(super) fn scan(dirs: &[PathBuf], table: &str) -> Result<LazyFrame, ReportError> {
-    let mut frames = Vec::new();
-    for d in dirs {
-        let files = std::fs::read_dir(d.join(table))
-            .map_err(|e| log_error(d, format!("{}/{table}: {e}", d.display())))?
-            .filter_map(Result::ok)
-            .filter(|e| {
-                e.file_name().to_string_lossy().ends_with(".parquet")
-                    && !e.file_name().to_string_lossy().starts_with('.')
-            })
-            .count();
-        if files == 0 {
-            if table == "games" {
-                return Err(log_error(d, "no games logged yet"));
-            }
-            continue;
+    let files = log::list_chunks(dirs)?;
+    let table = if table == log::GAMES_DIR {
+        if files.games.is_empty() {
+            return Err(log_error(&dirs[0], "no games logged yet"));
         }
-        let pattern = format!("{}/{table}/*.parquet", d.display());
-        frames.push(LazyFrame::scan_parquet(
-            PlRefPath::new(pattern),
-            ScanArgsParquet::default(),
-        )?);
-    }
-    if frames.is_empty() {
-        return Ok(DataFrame::empty().lazy());
-    }
-    Ok(concat(frames, UnionArgs::default())?)
+        log::Table::Games
+    } else {
+        log::Table::Moves
+    };
+    Ok(files.scan(table)?)
 }
 
 /// How many games have `column == value`, as `alias`.
@@ -167,43 +131,10 @@ struct MatchupCounts {
 }
 
 /// Build the report for the logs in `dirs` (all of one experiment). A
-/// damaged file is reported by name.
+/// damaged file is reported by name (the log's listing reads every footer
+/// before polars does).
 pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report, ReportError> {
-    build_report_unchecked(dirs, options).map_err(|e| match e {
-        ReportError::Polars(_) => find_damaged(dirs).unwrap_or(e),
-        other => other,
-    })
-}
-
-/// After a polars error, find the first file whose Parquet footer cannot be read.
-fn find_damaged(dirs: &[PathBuf]) -> Option<ReportError> {
-    for d in dirs {
-        for table in ["games", "moves"] {
-            let Ok(entries) = std::fs::read_dir(d.join(table)) else {
-                continue;
-            };
-            let mut files: Vec<PathBuf> =
-                entries.filter_map(Result::ok).map(|e| e.path()).collect();
-            files.sort();
-            for f in files
-                .iter()
-                .filter(|f| f.extension().is_some_and(|x| x == "parquet"))
-            {
-                let reason = match std::fs::File::open(f) {
-                    Ok(file) => match ParquetReader::new(file).schema() {
-                        Ok(_) => continue,
-                        Err(e) => e.to_string(),
-                    },
-                    Err(e) => e.to_string(),
-                };
-                return Some(ReportError::Damaged {
-                    file: f.display().to_string(),
-                    reason,
-                });
-            }
-        }
-    }
-    None
+    build_report_unchecked(dirs, options)
 }
 
 fn build_report_unchecked(

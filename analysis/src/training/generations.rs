@@ -57,9 +57,14 @@ pub struct TrainingOutcome {
     pub dir: PathBuf,
 }
 
-/// Bit position of the generation in a pooled sample's game key (game ids
-/// use the bits below: matchup << 40).
-const GENERATION_SHIFT: u32 = 56;
+/// Write a file whole or not at all (a kill mid-write must not leave a
+/// truncated parameter file or fit record for the resumed run to trip on).
+fn write_whole(path: &Path, text: &str) -> anyhow::Result<()> {
+    let tmp = path.with_extension("toml.partial");
+    std::fs::write(&tmp, text).with_context(|| tmp.display().to_string())?;
+    std::fs::rename(&tmp, path).with_context(|| path.display().to_string())?;
+    Ok(())
+}
 
 fn generation_dir(root: &Path, g: u32) -> PathBuf {
     root.join(format!("gen-{g:03}"))
@@ -180,13 +185,13 @@ pub fn train(
         let params = match &file.eval {
             Some(p) => {
                 let path = dir.join(p);
-                let text =
-                    std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+                let text = pocketlab_selfplay::files::read_text(&path)
+                    .with_context(|| path.display().to_string())?;
                 EvalParams::from_toml(&path.display().to_string(), &text)?
             }
             None => EvalParams::default(),
         };
-        std::fs::write(&initial_params, params.to_toml())?;
+        write_whole(&initial_params, &params.to_toml())?;
     }
     let mut fits = Vec::new();
     let mut params_path = initial_params.clone();
@@ -211,7 +216,7 @@ pub fn train(
         // g - 1); copying a file onto itself would truncate it.
         let own_params = gdir.join("params.toml");
         if params_path != own_params {
-            std::fs::copy(&params_path, &own_params)?;
+            write_whole(&own_params, &std::fs::read_to_string(&params_path)?)?;
         }
         let params_text = std::fs::read_to_string(&params_path)?;
         let params = EvalParams::from_toml(&params_path.display().to_string(), &params_text)?;
@@ -252,17 +257,29 @@ pub fn train(
         // outcome, so games played with older values remain valid samples.
         let eval = Evaluator::new(&exp.variant, &params);
         let mut samples = Vec::new();
+        let mut sources = Vec::new();
         for earlier in 0..=g {
-            let mut more = samples_from_log(
+            let more = samples_from_log(
                 &generation_dir(root, earlier).join("log"),
                 &exp.variant,
                 &eval,
                 &space,
             )?;
-            // Game ids repeat across generations; the bootstrap resamples games.
-            more.iter_mut()
-                .for_each(|s| s.game |= u64::from(earlier) << GENERATION_SHIFT);
-            samples.append(&mut more);
+            sources.extend(std::iter::repeat_n(earlier, more.len()));
+            samples.extend(more);
+        }
+        // Game ids repeat across generations and the bootstrap resamples
+        // games: key each sample by (generation, game id), numbered in that
+        // order, without assuming anything of the id's bits.
+        let keys: std::collections::BTreeSet<(u32, u64)> = sources
+            .iter()
+            .zip(&samples)
+            .map(|(&g, s)| (g, s.game))
+            .collect();
+        let number: std::collections::HashMap<(u32, u64), u64> =
+            keys.into_iter().zip(0..).collect();
+        for (s, &earlier) in samples.iter_mut().zip(&sources) {
+            s.game = number[&(earlier, s.game)];
         }
         anyhow::ensure!(
             !samples.is_empty(),
@@ -307,9 +324,9 @@ pub fn train(
             next.pocket_values.insert(l.clone(), v.value.round() as i32);
         }
         std::fs::create_dir_all(generation_dir(root, g + 1))?;
-        std::fs::write(&next_params, next.to_toml())?;
+        write_whole(&next_params, &next.to_toml())?;
         // The fit record is written last: it marks the generation as done.
-        std::fs::write(&fit_path, toml::to_string(&record)?)?;
+        write_whole(&fit_path, &toml::to_string(&record)?)?;
         if !quiet {
             eprintln!(
                 "generation {g}: {} positions from {} games, loss {:.4} -> {:.4}, largest change {:.2} pawns",

@@ -21,6 +21,12 @@ pub use see::see;
 
 pub(crate) use budget::{SearchBudget, repeats_in_path};
 
+/// Version of the engine's play: bump it whenever search or evaluation
+/// changes what move is chosen in some position (so logged games could no
+/// longer be replayed identically). Self-play logs record it and refuse to
+/// resume with another, rather than mix games of two engines.
+pub const ENGINE_VERSION: u32 = 1;
+
 /// Scores at or beyond this are mates.
 pub const MATE: i32 = 30_000;
 /// Scores beyond this magnitude announce a mate within `MATE - score` plies.

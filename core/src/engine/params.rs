@@ -116,7 +116,7 @@ impl EvalParams {
     pub fn from_toml(file: &str, text: &str) -> Result<EvalParams, ParamsError> {
         let params: EvalParams = toml::from_str(text).map_err(|e| ParamsError {
             file: file.to_owned(),
-            reason: e.to_string().trim_end().replace('\n', " "),
+            reason: crate::variant::describe_toml_error(&e, text),
         })?;
         for (letter, value) in params.piece_values.iter().chain(&params.pocket_values) {
             let ok = letter.len() == 1 && letter.chars().all(|c| c.is_ascii_uppercase());

@@ -36,7 +36,7 @@ fn load_chain(
     let parsed: VariantFile = toml::from_str(text).map_err(|e| VariantError {
         file: file.to_owned(),
         key: String::new(),
-        reason: e.to_string().trim_end().replace('\n', " "),
+        reason: super::file::describe_toml_error(&e, text),
     })?;
     let Some(parent_name) = parsed.inherits.clone() else {
         return Ok(parsed);

@@ -8,6 +8,22 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+/// A TOML parse error as `line L, column C: message`, for any TOML file the
+/// lab reads. Never the offending line itself: the file may not be TOML at
+/// all (a mistaken path) and its content is none of the message's business.
+pub fn describe_toml_error(e: &toml::de::Error, text: &str) -> String {
+    let message = e.message().trim_end().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
+}
+
 /// Merge a child's settings over its parent's, field by field.
 pub(crate) trait Merge {
     fn merge(self, parent: Self) -> Self;

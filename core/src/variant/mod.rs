@@ -23,6 +23,7 @@ use crate::movement::PieceMoves;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 
 pub(crate) use build::parse_variant_data;
+pub use file::describe_toml_error;
 
 /// Why a variant file was rejected: which file, which key, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]

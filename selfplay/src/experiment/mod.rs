@@ -12,18 +12,39 @@ mod army;
 mod file;
 mod generate;
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use pocketlab_core::engine::EvalParams;
 use pocketlab_core::kind::{GameKind, parse_variant};
+use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Position, Square, Variant};
 
 pub use army::{Army, start_fen};
 use file::{EngineFile, ExperimentFile};
 
+use crate::files::read_text;
+use crate::log::GameId;
 use crate::sprt::Sprt;
 use crate::variant_files;
+
+/// Documented limits, checked when an experiment loads (before any game).
+pub mod limits {
+    /// Colour-swapped pairs per matchup.
+    pub const MAX_PAIRS: u64 = 1_000_000;
+    /// Matchups in one experiment.
+    pub const MAX_MATCHUPS: usize = 100_000;
+    /// Games per Parquet chunk (a chunk is held in memory until written).
+    pub const MAX_CHUNK_GAMES: usize = 10_000;
+    /// Plies before a game is adjudicated a draw.
+    pub const MAX_PLIES: u32 = 10_000;
+    /// Transposition table per engine, MiB.
+    pub const MAX_HASH_MB: usize = 4096;
+    /// Search depth.
+    pub const MAX_DEPTH: u32 = 60;
+}
 
 /// Why an experiment file was rejected: file, key and reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,6 +158,12 @@ pub struct Experiment {
     pub source_text: String,
     /// The directory relative paths in the file resolve against.
     pub dir: PathBuf,
+    /// FNV-1a hash of every input file that decides a game besides the
+    /// experiment text, by what it is: each variant file of the
+    /// inheritance chain (`variant a.toml > b.toml > pocket-mutation`),
+    /// each evaluation parameter set (`eval params.toml`, `eval default`)
+    /// and the book (`book openings.epd`). Logged in the manifest.
+    pub inputs: BTreeMap<String, u64>,
 }
 
 /// FNV-1a, stable across Rust versions (unlike `DefaultHasher`).
@@ -149,6 +176,8 @@ pub fn stable_hash(bytes: &[u8]) -> u64 {
 struct Ctx<'a> {
     file: &'a str,
     dir: PathBuf,
+    /// The input files read so far, hashed (see [`Experiment::inputs`]).
+    inputs: RefCell<BTreeMap<String, u64>>,
 }
 
 impl Ctx<'_> {
@@ -160,11 +189,26 @@ impl Ctx<'_> {
         }
     }
 
-    fn read(&self, key: &str, relative: &str) -> Result<(String, String), ExperimentError> {
+    /// Read a file the experiment names: relative paths resolve against
+    /// the experiment file's directory, absolute ones as they are; regular
+    /// files only. Its hash is recorded as the input `what path`.
+    fn read(
+        &self,
+        key: &str,
+        what: &str,
+        relative: &str,
+    ) -> Result<(String, String), ExperimentError> {
         let path = self.dir.join(relative);
-        std::fs::read_to_string(&path)
-            .map(|text| (path.display().to_string(), text))
-            .map_err(|e| self.err(key, format!("cannot read '{}': {e}", path.display())))
+        let text = read_text(&path)
+            .map_err(|e| self.err(key, format!("cannot read '{}': {e}", path.display())))?;
+        self.record(format!("{what} {relative}"), &text);
+        Ok((path.display().to_string(), text))
+    }
+
+    fn record(&self, what: String, text: &str) {
+        self.inputs
+            .borrow_mut()
+            .insert(what, stable_hash(text.as_bytes()));
     }
 }
 
@@ -172,7 +216,7 @@ impl Experiment {
     /// Read and validate an experiment file.
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
         let label = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError {
+        let text = read_text(path).map_err(|e| ExperimentError {
             file: label.clone(),
             key: String::new(),
             reason: format!("cannot read: {e}"),
@@ -185,9 +229,10 @@ impl Experiment {
         let cx = Ctx {
             file,
             dir: dir.to_path_buf(),
+            inputs: RefCell::new(BTreeMap::new()),
         };
-        let f: ExperimentFile = toml::from_str(text)
-            .map_err(|e| cx.err("", e.to_string().trim_end().replace('\n', " ")))?;
+        let f: ExperimentFile =
+            toml::from_str(text).map_err(|e| cx.err("", describe_toml_error(&e, text)))?;
         if f.name.is_empty()
             || !f
                 .name
@@ -232,6 +277,16 @@ impl Experiment {
             return Err(cx.err(
                 "matchups",
                 "no matchup to play (add [[matchups]] or [[generators]])",
+            ));
+        }
+        if matchups.len() > limits::MAX_MATCHUPS {
+            return Err(cx.err(
+                "matchups",
+                format!(
+                    "{} matchups: at most {} in one experiment",
+                    matchups.len(),
+                    limits::MAX_MATCHUPS
+                ),
             ));
         }
         let mut seen = std::collections::BTreeSet::new();
@@ -281,8 +336,11 @@ impl Experiment {
             draw_moves: a.draw_moves.unwrap_or(10),
             draw_after_ply: a.draw_after_ply.unwrap_or(120),
         };
-        if adjudication.max_plies == 0 {
-            return Err(cx.err("adjudication.max_plies", "must be at least 1"));
+        if !(1..=limits::MAX_PLIES).contains(&adjudication.max_plies) {
+            return Err(cx.err(
+                "adjudication.max_plies",
+                format!("between 1 and {}", limits::MAX_PLIES),
+            ));
         }
         if adjudication.resign_score < 0 || adjudication.draw_score < 0 {
             return Err(cx.err(
@@ -294,9 +352,14 @@ impl Experiment {
         if pairs == 0 {
             return Err(cx.err("stop.pairs", "zero game pairs: nothing would be played"));
         }
-        if pairs > u64::from(u32::MAX) {
-            return Err(cx.err("stop.pairs", "too many pairs"));
+        if pairs > limits::MAX_PAIRS {
+            return Err(cx.err(
+                "stop.pairs",
+                format!("{pairs} pairs: at most {} per matchup", limits::MAX_PAIRS),
+            ));
         }
+        const _: () = assert!(limits::MAX_PAIRS <= GameId::MAX_PAIRS);
+        const _: () = assert!(limits::MAX_MATCHUPS as u64 <= GameId::MAX_MATCHUPS);
         let sprt = match &f.stop.sprt {
             Some(s) => Some(
                 Sprt::new(s.elo0, s.elo1, s.alpha, s.beta)
@@ -304,10 +367,17 @@ impl Experiment {
             ),
             None => None,
         };
+        let chunk_games = f.log.chunk_games.unwrap_or(64);
+        if !(1..=limits::MAX_CHUNK_GAMES).contains(&chunk_games) {
+            return Err(cx.err(
+                "log.chunk_games",
+                format!("between 1 and {}", limits::MAX_CHUNK_GAMES),
+            ));
+        }
         let log = LogSettings {
             moves: f.log.moves.unwrap_or(true),
             fen_every: f.log.fen_every.unwrap_or(10),
-            chunk_games: f.log.chunk_games.unwrap_or(64).max(1),
+            chunk_games,
         };
         Ok(Experiment {
             name: f.name.clone(),
@@ -325,6 +395,7 @@ impl Experiment {
             source_hash: stable_hash(text.as_bytes()),
             source_text: text.to_owned(),
             dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
+            inputs: cx.inputs.into_inner(),
         })
     }
 
@@ -332,11 +403,22 @@ impl Experiment {
     pub fn max_games(&self) -> u64 {
         self.matchups.len() as u64 * self.stop.pairs * 2
     }
+
+    /// The most memory the engines' hash tables take at once with
+    /// `threads` workers: each worker plays one game at a time, with both
+    /// players' engines allocated (MiB).
+    pub fn hash_memory_mb(&self, threads: usize) -> u64 {
+        let per_game = self
+            .matchups
+            .iter()
+            .map(|m| self.armies[m.a].engine.hash_mb + self.armies[m.b].engine.hash_mb)
+            .max()
+            .unwrap_or(0) as u64;
+        per_game.saturating_mul(threads as u64)
+    }
 }
 
 fn load_variant(cx: &Ctx<'_>, f: &ExperimentFile) -> Result<(Variant, String), ExperimentError> {
-    let dir = cx.dir.clone();
-    let resolve = move |name: &str| variant_files::resolve_beside(&dir, name);
     let base_spec = f.variant.clone();
     let overrides = match &f.rules {
         Some(table) if !table.is_empty() => {
@@ -344,14 +426,18 @@ fn load_variant(cx: &Ctx<'_>, f: &ExperimentFile) -> Result<(Variant, String), E
         }
         _ => String::new(),
     };
-    let (label, text) = resolve(&base_spec).ok_or_else(|| {
+    let chain = variant_files::Chain::new(&cx.dir);
+    let (label, text) = chain.resolve(&base_spec).ok_or_else(|| {
         cx.err(
             "variant",
             format!("'{base_spec}' is neither a shipped variant nor a file beside the experiment"),
         )
     })?;
-    let base =
-        parse_variant(&label, &text, &resolve).map_err(|e| cx.err("variant", e.to_string()))?;
+    let base = parse_variant(&label, &text, &|name| chain.resolve(name))
+        .map_err(|e| cx.err("variant", e.to_string()))?;
+    for (what, hash) in chain.inputs() {
+        cx.inputs.borrow_mut().insert(what, hash);
+    }
     if overrides.is_empty() {
         return Ok((base, overrides));
     }
@@ -361,8 +447,11 @@ fn load_variant(cx: &Ctx<'_>, f: &ExperimentFile) -> Result<(Variant, String), E
         "name = \"{}\"\ninherits = \"{base_spec}\"\n{overrides}",
         base.name
     );
-    let v = parse_variant(&format!("{} [rules]", cx.file), &child, &resolve)
-        .map_err(|e| cx.err("rules", e.to_string()))?;
+    let chain = variant_files::Chain::new(&cx.dir);
+    let v = parse_variant(&format!("{} [rules]", cx.file), &child, &|name| {
+        chain.resolve(name)
+    })
+    .map_err(|e| cx.err("rules", e.to_string()))?;
     Ok((v, overrides))
 }
 
@@ -374,13 +463,18 @@ fn engine_settings(
 ) -> Result<EngineSettings, ExperimentError> {
     let (eval, eval_label) = match &e.eval {
         Some(path) => {
-            let (label, text) = cx.read(&format!("{key}.eval"), path)?;
+            let (label, text) = cx.read(&format!("{key}.eval"), "eval", path)?;
             let params = EvalParams::from_toml(&label, &text)
                 .map_err(|err| cx.err(format!("{key}.eval"), err.to_string()))?;
             (params, path.clone())
         }
         None => base.map_or_else(
-            || (EvalParams::default(), "default".to_owned()),
+            || {
+                // The built-in values decide games too.
+                let params = EvalParams::default();
+                cx.record("eval default".to_owned(), &params.to_toml());
+                (params, "default".to_owned())
+            },
             |b| (b.eval.clone(), b.eval_label.clone()),
         ),
     };
@@ -394,12 +488,21 @@ fn engine_settings(
     if nodes == Some(0) || depth == Some(0) {
         return Err(cx.err(key, "nodes and depth must be at least 1"));
     }
-    if depth.is_some_and(|d| d > 60) {
-        return Err(cx.err(format!("{key}.depth"), "at most 60"));
+    if depth.is_some_and(|d| d > limits::MAX_DEPTH) {
+        return Err(cx.err(
+            format!("{key}.depth"),
+            format!("at most {}", limits::MAX_DEPTH),
+        ));
     }
     let hash_mb = e.hash_mb.or(base.map(|b| b.hash_mb)).unwrap_or(8);
-    if !(1..=4096).contains(&hash_mb) {
-        return Err(cx.err(format!("{key}.hash_mb"), "between 1 and 4096"));
+    if !(1..=limits::MAX_HASH_MB).contains(&hash_mb) {
+        return Err(cx.err(
+            format!("{key}.hash_mb"),
+            format!(
+                "between 1 and {} (MiB per engine; a game has two engines)",
+                limits::MAX_HASH_MB
+            ),
+        ));
     }
     let root_noise = e.root_noise.or(base.map(|b| b.root_noise)).unwrap_or(0);
     if !(0..=1000).contains(&root_noise) {
@@ -528,7 +631,7 @@ fn openings(
     }
     let mut book = Vec::new();
     if let Some(path) = &f.openings.book {
-        let (label, text) = cx.read("openings.book", path)?;
+        let (label, text) = cx.read("openings.book", "book", path)?;
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

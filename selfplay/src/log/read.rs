@@ -1,13 +1,15 @@
-//! Reading a log back (for resuming, PGN export and tests). Analysis reads
-//! the same files lazily with polars.
+//! Reading a log back (for resuming, PGN export and tests), through the
+//! validated listing of [`list_chunks`]. Analysis reads the same files
+//! lazily with polars ([`super::LogFiles::scan`]).
 
-use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::path::Path;
 
 use polars::prelude::*;
 use thiserror::Error;
 
-use super::schema::{GameRecord, MoveRecord, SCHEMA_VERSION};
+use super::files::{Chunk, list_chunks};
+use super::schema::{GameRecord, MoveRecord, SCHEMA_VERSION, SprtAccepted, Termination, col};
 
 #[derive(Debug, Error)]
 pub enum LogError {
@@ -17,6 +19,24 @@ pub enum LogError {
     Damaged { file: String, reason: String },
     #[error("log directory {dir}: {reason}")]
     Mismatch { dir: String, reason: String },
+    #[error(
+        "{file}: this shard of the log is being written by {holder}; two writers would lose \
+         and duplicate games. Wait for it to finish, or use another --out directory (a holder \
+         that died releases the lock by itself)"
+    )]
+    Busy { file: String, holder: String },
+    #[error(
+        "game {game} is logged twice, in {first} and in {second}: the log was copied into \
+         itself or written by two processes; move one of the two files out of the log \
+         (`pocketlab check` lists every problem)"
+    )]
+    Duplicate {
+        game: String,
+        first: String,
+        second: String,
+    },
+    #[error("{file} exists already: another process wrote it; refusing to overwrite it")]
+    Exists { file: String },
 }
 
 impl LogError {
@@ -28,27 +48,6 @@ impl LogError {
     }
 }
 
-/// The Parquet files of one table, sorted by name.
-fn parts(dir: &Path, table: &str) -> Result<Vec<PathBuf>, LogError> {
-    let d = dir.join(table);
-    if !d.exists() {
-        return Ok(Vec::new());
-    }
-    let mut out = Vec::new();
-    for entry in fs::read_dir(&d).map_err(|e| LogError::io(&d, &e))? {
-        let path = entry.map_err(|e| LogError::io(&d, &e))?.path();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if name.ends_with(".parquet") && !name.starts_with(".tmp-") {
-            out.push(path);
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 fn read_frame(path: &Path) -> Result<DataFrame, LogError> {
     let file = File::open(path).map_err(|e| LogError::io(path, &e))?;
     ParquetReader::new(file)
@@ -56,7 +55,7 @@ fn read_frame(path: &Path) -> Result<DataFrame, LogError> {
         .map_err(|e| damaged(path, e))
 }
 
-fn damaged(path: &Path, e: impl std::fmt::Display) -> LogError {
+pub(crate) fn damaged(path: &Path, e: impl std::fmt::Display) -> LogError {
     LogError::Damaged {
         file: path.display().to_string(),
         reason: e.to_string(),
@@ -92,7 +91,7 @@ impl Frame<'_> {
 }
 
 macro_rules! numbers {
-    ($frame:expr, $name:literal, $method:ident) => {{
+    ($frame:expr, $name:expr, $method:ident) => {{
         let c = $frame
             .column($name)?
             .$method()
@@ -102,7 +101,7 @@ macro_rules! numbers {
 }
 
 macro_rules! required {
-    ($frame:expr, $name:literal, $method:ident) => {{
+    ($frame:expr, $name:expr, $method:ident) => {{
         numbers!($frame, $name, $method)
             .into_iter()
             .map(|v| v.ok_or_else(|| damaged($frame.path, format!("null in column '{}'", $name))))
@@ -112,58 +111,74 @@ macro_rules! required {
 
 /// Every game in a log directory, in file order.
 pub fn read_games(dir: &Path) -> Result<Vec<GameRecord>, LogError> {
+    read_game_chunks(&list_chunks(&[dir])?.games)
+}
+
+/// The games of the given chunks, in order.
+pub fn read_game_chunks(chunks: &[Chunk]) -> Result<Vec<GameRecord>, LogError> {
     let mut out = Vec::new();
-    for path in parts(dir, "games")? {
-        let df = read_frame(&path)?;
-        let f = Frame {
-            df: &df,
-            path: &path,
-        };
-        let version: Vec<u32> = required!(f, "schema_version", u32);
+    for chunk in chunks {
+        let path = &chunk.path;
+        let df = read_frame(path)?;
+        let f = Frame { df: &df, path };
+        let version: Vec<u32> = required!(f, col::SCHEMA_VERSION, u32);
         if version.iter().any(|&v| v != SCHEMA_VERSION) {
             return Err(damaged(
-                &path,
+                path,
                 format!("schema version differs from this build's {SCHEMA_VERSION}"),
             ));
         }
         let s = |n: &str| f.req_strs(n);
-        let (experiment, matchup, white, black) =
-            (s("experiment")?, s("matchup")?, s("white")?, s("black")?);
+        let (experiment, matchup, white, black) = (
+            s(col::EXPERIMENT)?,
+            s(col::MATCHUP)?,
+            s(col::WHITE)?,
+            s(col::BLACK)?,
+        );
         let (white_army, black_army, white_engine, black_engine) = (
-            s("white_army")?,
-            s("black_army")?,
-            s("white_engine")?,
-            s("black_engine")?,
+            s(col::WHITE_ARMY)?,
+            s(col::BLACK_ARMY)?,
+            s(col::WHITE_ENGINE)?,
+            s(col::BLACK_ENGINE)?,
         );
         let (variant, start_fen, opening, result, termination, pocket_events) = (
-            s("variant")?,
-            s("start_fen")?,
-            s("opening")?,
-            s("result")?,
-            s("termination")?,
-            s("pocket_events")?,
+            s(col::VARIANT)?,
+            s(col::START_FEN)?,
+            s(col::OPENING)?,
+            s(col::RESULT)?,
+            s(col::TERMINATION)?,
+            s(col::POCKET_EVENTS)?,
         );
-        let matchup_index: Vec<u32> = required!(f, "matchup_index", u32);
-        let pair_index: Vec<u64> = required!(f, "pair_index", u64);
-        let game_id: Vec<u64> = required!(f, "game_id", u64);
-        let seed: Vec<u64> = required!(f, "seed", u64);
-        let white_score: Vec<f64> = required!(f, "white_score", f64);
-        let plies: Vec<u32> = required!(f, "plies", u32);
-        let duration_ms: Vec<u64> = required!(f, "duration_ms", u64);
-        let white_nodes: Vec<u64> = required!(f, "white_nodes", u64);
-        let black_nodes: Vec<u64> = required!(f, "black_nodes", u64);
-        let wpi: Vec<u32> = required!(f, "white_pocket_ins", u32);
-        let bpi: Vec<u32> = required!(f, "black_pocket_ins", u32);
-        let wmu: Vec<u32> = required!(f, "white_mutations", u32);
-        let bmu: Vec<u32> = required!(f, "black_mutations", u32);
-        let wpr: Vec<u32> = required!(f, "white_promotions", u32);
-        let bpr: Vec<u32> = required!(f, "black_promotions", u32);
-        let wdr: Vec<u32> = required!(f, "white_drops", u32);
-        let bdr: Vec<u32> = required!(f, "black_drops", u32);
-        let wmat: Vec<i32> = required!(f, "white_material", i32);
-        let bmat: Vec<i32> = required!(f, "black_material", i32);
-        let llr: Vec<Option<f64>> = numbers!(f, "sprt_llr", f64);
-        let decision = f.strs("sprt_decision")?;
+        let matchup_index: Vec<u32> = required!(f, col::MATCHUP_INDEX, u32);
+        let pair_index: Vec<u64> = required!(f, col::PAIR_INDEX, u64);
+        let game_id: Vec<u64> = required!(f, col::GAME_ID, u64);
+        let seed: Vec<u64> = required!(f, col::SEED, u64);
+        let white_score: Vec<f64> = required!(f, col::WHITE_SCORE, f64);
+        let plies: Vec<u32> = required!(f, col::PLIES, u32);
+        let duration_ms: Vec<u64> = required!(f, col::DURATION_MS, u64);
+        let white_nodes: Vec<u64> = required!(f, col::WHITE_NODES, u64);
+        let black_nodes: Vec<u64> = required!(f, col::BLACK_NODES, u64);
+        let wpi: Vec<u32> = required!(f, col::WHITE_POCKET_INS, u32);
+        let bpi: Vec<u32> = required!(f, col::BLACK_POCKET_INS, u32);
+        let wmu: Vec<u32> = required!(f, col::WHITE_MUTATIONS, u32);
+        let bmu: Vec<u32> = required!(f, col::BLACK_MUTATIONS, u32);
+        let wpr: Vec<u32> = required!(f, col::WHITE_PROMOTIONS, u32);
+        let bpr: Vec<u32> = required!(f, col::BLACK_PROMOTIONS, u32);
+        let wdr: Vec<u32> = required!(f, col::WHITE_DROPS, u32);
+        let bdr: Vec<u32> = required!(f, col::BLACK_DROPS, u32);
+        let wmat: Vec<i32> = required!(f, col::WHITE_MATERIAL, i32);
+        let bmat: Vec<i32> = required!(f, col::BLACK_MATERIAL, i32);
+        let llr: Vec<Option<f64>> = numbers!(f, col::SPRT_LLR, f64);
+        let decision = f.strs(col::SPRT_DECISION)?;
+        let termination = termination
+            .iter()
+            .map(|t| t.parse::<Termination>().map_err(|e| damaged(path, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let decision = decision
+            .iter()
+            .map(|d| d.as_deref().map(str::parse::<SprtAccepted>).transpose())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| damaged(path, e))?;
         for i in 0..df.height() {
             out.push(GameRecord {
                 experiment: experiment[i].clone(),
@@ -183,7 +198,7 @@ pub fn read_games(dir: &Path) -> Result<Vec<GameRecord>, LogError> {
                 opening: opening[i].clone(),
                 result: result[i].clone(),
                 white_score: white_score[i],
-                termination: termination[i].clone(),
+                termination: termination[i],
                 plies: plies[i],
                 duration_ms: duration_ms[i],
                 white_nodes: white_nodes[i],
@@ -200,7 +215,7 @@ pub fn read_games(dir: &Path) -> Result<Vec<GameRecord>, LogError> {
                 white_material: wmat[i],
                 black_material: bmat[i],
                 sprt_llr: llr[i],
-                sprt_decision: decision[i].clone(),
+                sprt_decision: decision[i],
             });
         }
     }
@@ -209,22 +224,25 @@ pub fn read_games(dir: &Path) -> Result<Vec<GameRecord>, LogError> {
 
 /// Every move in a log directory, in file order.
 pub fn read_moves(dir: &Path) -> Result<Vec<MoveRecord>, LogError> {
+    read_move_chunks(&list_chunks(&[dir])?.moves)
+}
+
+/// The moves of the given chunks, in order.
+pub fn read_move_chunks(chunks: &[Chunk]) -> Result<Vec<MoveRecord>, LogError> {
     let mut out = Vec::new();
-    for path in parts(dir, "moves")? {
-        let df = read_frame(&path)?;
-        let f = Frame {
-            df: &df,
-            path: &path,
-        };
-        let game_id: Vec<u64> = required!(f, "game_id", u64);
-        let ply: Vec<u32> = required!(f, "ply", u32);
-        let mv = f.req_strs("move")?;
-        let piece = f.req_strs("piece")?;
-        let capture = f.strs("capture")?;
-        let score: Vec<Option<i32>> = numbers!(f, "score_cp", i32);
-        let depth: Vec<u32> = required!(f, "depth", u32);
-        let nodes: Vec<u64> = required!(f, "nodes", u64);
-        let fen = f.strs("fen")?;
+    for chunk in chunks {
+        let path = &chunk.path;
+        let df = read_frame(path)?;
+        let f = Frame { df: &df, path };
+        let game_id: Vec<u64> = required!(f, col::GAME_ID, u64);
+        let ply: Vec<u32> = required!(f, col::PLY, u32);
+        let mv = f.req_strs(col::MOVE)?;
+        let piece = f.req_strs(col::PIECE)?;
+        let capture = f.strs(col::CAPTURE)?;
+        let score: Vec<Option<i32>> = numbers!(f, col::SCORE_CP, i32);
+        let depth: Vec<u32> = required!(f, col::DEPTH, u32);
+        let nodes: Vec<u64> = required!(f, col::NODES, u64);
+        let fen = f.strs(col::FEN)?;
         for i in 0..df.height() {
             out.push(MoveRecord {
                 game_id: game_id[i],

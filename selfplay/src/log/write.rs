@@ -1,150 +1,118 @@
-//! Writing chunks atomically, and the run manifest.
+//! Writing chunks: atomically, without overwriting, durably, one writer per
+//! shard.
 
 use std::fs::{self, File};
-use std::io::Write as _;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
-use serde::{Deserialize, Serialize};
 
+use super::files::{Table, chunk_name, parse_chunk_name, shard_prefix};
+use super::lock::{ShardLock, TEMP_PREFIX, temp_path};
 use super::read::LogError;
-use super::schema::{GameRecord, MoveRecord, SCHEMA_VERSION};
+use super::schema::{GameRecord, MoveRecord, SCHEMA_VERSION, col};
+use super::sync_dir;
 
-/// What a log directory holds; a resumed run must match it.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Manifest {
-    pub experiment: String,
-    /// FNV-1a of the experiment file text, as hex.
-    pub experiment_hash: String,
-    pub schema_version: u32,
-    pub code_version: String,
-    pub seed: u64,
-    pub variant: String,
-    pub rule_overrides: String,
-    /// Where the experiment file's relative paths (variant, eval, book)
-    /// resolve: needed to read the log's `experiment.toml` copy again.
-    #[serde(default)]
-    pub experiment_dir: String,
+/// Gives the finished file `tmp` the name `path` unless `path` exists, then
+/// syncs the directory. A hard link cannot replace a file, so even a
+/// writer that should not be there cannot destroy a chunk.
+pub(crate) fn publish(tmp: &Path, path: &Path) -> Result<(), LogError> {
+    let linked = fs::hard_link(tmp, path);
+    let result = match linked {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(LogError::Exists {
+            file: path.display().to_string(),
+        }),
+        // File systems without hard links: check, then rename (the shard
+        // lock keeps other writers of this name away).
+        Err(_) if path.exists() => Err(LogError::Exists {
+            file: path.display().to_string(),
+        }),
+        Err(_) => {
+            return fs::rename(tmp, path)
+                .map_err(|e| LogError::io(path, &e))
+                .and_then(|()| sync_parent(path));
+        }
+    };
+    let _ = fs::remove_file(tmp);
+    result.and_then(|()| sync_parent(path))
 }
 
-impl Manifest {
-    /// Write the manifest, or check that the one present matches.
-    pub fn write_or_check(&self, dir: &Path) -> Result<(), LogError> {
-        let path = dir.join("manifest.toml");
-        if path.exists() {
-            let text = fs::read_to_string(&path).map_err(|e| LogError::io(&path, &e))?;
-            let existing: Manifest = toml::from_str(&text).map_err(|e| LogError::Damaged {
-                file: path.display().to_string(),
-                reason: e.to_string(),
-            })?;
-            if existing.experiment_hash != self.experiment_hash
-                || existing.experiment != self.experiment
-            {
-                return Err(LogError::Mismatch {
-                    dir: dir.display().to_string(),
-                    reason: format!(
-                        "it holds experiment '{}' (hash {}), not '{}' (hash {}); use another --out directory",
-                        existing.experiment,
-                        existing.experiment_hash,
-                        self.experiment,
-                        self.experiment_hash
-                    ),
-                });
-            }
-            if existing.schema_version != self.schema_version {
-                return Err(LogError::Mismatch {
-                    dir: dir.display().to_string(),
-                    reason: format!(
-                        "log schema {} differs from this build's {}",
-                        existing.schema_version, self.schema_version
-                    ),
-                });
-            }
-            return Ok(());
-        }
-        let text = toml::to_string(self).expect("the manifest serialises");
-        write_atomically(&path, text.as_bytes())?;
-        // Another shard may have raced us to it: what is there now must match.
-        if fs::read_to_string(&path).map_err(|e| LogError::io(&path, &e))? != text {
-            return self.write_or_check(dir);
-        }
-        Ok(())
-    }
+fn sync_parent(path: &Path) -> Result<(), LogError> {
+    sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
-/// Write bytes to `path` through a synced temporary file and a rename.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), LogError> {
+/// Write bytes to `path` through a synced temporary file, never replacing
+/// an existing `path` ([`LogError::Exists`] then).
+pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> Result<(), LogError> {
     let tmp = temp_path(path);
-    let mut f = File::create(&tmp).map_err(|e| LogError::io(&tmp, &e))?;
-    f.write_all(bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(|e| LogError::io(&tmp, &e))?;
-    fs::rename(&tmp, path).map_err(|e| LogError::io(path, &e))
+    let written = File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .map_err(|e| LogError::io(&tmp, &e));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    publish(&tmp, path)
 }
 
-/// A temporary name beside `path`, unique to this process: shard processes
-/// share a directory and must never touch each other's files.
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".tmp-{name}.{}", std::process::id()))
-}
-
-/// Appends chunks of games and moves for one shard.
+/// Appends chunks of games and moves for one shard, holding its lock.
 #[derive(Debug)]
 pub struct ChunkWriter {
     games_dir: PathBuf,
     moves_dir: PathBuf,
     shard: u32,
     next_chunk: u32,
+    _lock: ShardLock,
 }
 
 impl ChunkWriter {
-    /// Open a log directory for shard `shard`, removing this shard's orphaned
-    /// moves chunks and temporary files left by an interrupted run. One
-    /// process per shard at a time; different shards may share the directory.
-    pub fn open(dir: &Path, shard: u32) -> Result<ChunkWriter, LogError> {
-        let games_dir = dir.join("games");
-        let moves_dir = dir.join("moves");
+    /// Open a log directory for shard `shard` of `shards`: take the shard's
+    /// lock (refused, naming the holder, while another process writes
+    /// it), then remove this shard's orphaned moves chunks and temporary
+    /// files, which the lock proves were left by a dead writer. Other
+    /// shards' files are never touched.
+    pub fn open(dir: &Path, shard: u32, shards: u32) -> Result<ChunkWriter, LogError> {
+        let games_dir = dir.join(Table::Games.dir_name());
+        let moves_dir = dir.join(Table::Moves.dir_name());
         for d in [&games_dir, &moves_dir] {
             fs::create_dir_all(d).map_err(|e| LogError::io(d, &e))?;
         }
-        let prefix = format!("part-s{shard}-");
-        let chunk_numbers = |d: &Path| -> Result<Vec<u32>, LogError> {
+        sync_dir(dir)?;
+        let lock = ShardLock::acquire(dir, shard, shards)?;
+        let temp_prefix = &format!("{TEMP_PREFIX}{}", shard_prefix(shard));
+        let own_chunks = |d: &Path| -> Result<Vec<u32>, LogError> {
             let mut out = Vec::new();
             for entry in fs::read_dir(d).map_err(|e| LogError::io(d, &e))? {
                 let entry = entry.map_err(|e| LogError::io(d, &e))?;
                 let name = entry.file_name().to_string_lossy().into_owned();
-                // Only this shard's leftovers: other shards may be writing now.
-                if name.starts_with(&format!(".tmp-{prefix}")) {
+                if name.starts_with(temp_prefix) {
                     fs::remove_file(entry.path()).map_err(|e| LogError::io(&entry.path(), &e))?;
                     continue;
                 }
-                let number = name
-                    .strip_prefix(&prefix)
-                    .and_then(|r| r.strip_suffix(".parquet"));
-                if let Some(n) = number.and_then(|n| n.parse().ok()) {
+                if let Some((s, n)) = parse_chunk_name(&name)
+                    && s == shard
+                {
                     out.push(n);
                 }
             }
             Ok(out)
         };
-        let games = chunk_numbers(&games_dir)?;
-        for n in chunk_numbers(&moves_dir)? {
+        let games = own_chunks(&games_dir)?;
+        for n in own_chunks(&moves_dir)? {
             if !games.contains(&n) {
-                let orphan = moves_dir.join(format!("{prefix}{n:06}.parquet"));
+                let orphan = moves_dir.join(chunk_name(shard, n));
                 fs::remove_file(&orphan).map_err(|e| LogError::io(&orphan, &e))?;
             }
         }
+        sync_dir(&moves_dir)?;
         let next_chunk = games.iter().max().map_or(0, |m| m + 1);
         Ok(ChunkWriter {
             games_dir,
             moves_dir,
             shard,
             next_chunk,
+            _lock: lock,
         })
     }
 
@@ -153,7 +121,7 @@ impl ChunkWriter {
         if games.is_empty() {
             return Ok(());
         }
-        let name = format!("part-s{}-{:06}.parquet", self.shard, self.next_chunk);
+        let name = chunk_name(self.shard, self.next_chunk);
         if !moves.is_empty() {
             write_frame(&self.moves_dir.join(&name), &mut moves_frame(moves))?;
         }
@@ -165,76 +133,85 @@ impl ChunkWriter {
 
 fn write_frame(path: &Path, df: &mut DataFrame) -> Result<(), LogError> {
     let tmp = temp_path(path);
-    let file = File::create(&tmp).map_err(|e| LogError::io(&tmp, &e))?;
-    ParquetWriter::new(&file)
-        .finish(df)
-        .map_err(|e| LogError::Damaged {
-            file: tmp.display().to_string(),
-            reason: e.to_string(),
-        })?;
-    file.sync_all().map_err(|e| LogError::io(&tmp, &e))?;
-    fs::rename(&tmp, path).map_err(|e| LogError::io(path, &e))
+    let written = File::create(&tmp)
+        .map_err(|e| LogError::io(&tmp, &e))
+        .and_then(|file| {
+            ParquetWriter::new(&file)
+                .finish(df)
+                .map_err(|e| LogError::Damaged {
+                    file: tmp.display().to_string(),
+                    reason: e.to_string(),
+                })?;
+            file.sync_all().map_err(|e| LogError::io(&tmp, &e))
+        });
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    publish(&tmp, path)
 }
 
-macro_rules! col {
-    ($rows:expr, $name:literal, $f:expr) => {
+macro_rules! column {
+    ($rows:expr, $name:expr, $f:expr) => {
         Column::new($name.into(), $rows.iter().map($f).collect::<Vec<_>>())
     };
 }
 
 fn games_frame(g: &[GameRecord]) -> DataFrame {
     let columns = vec![
-        col!(g, "experiment", |r| r.experiment.as_str()),
-        col!(g, "matchup", |r| r.matchup.as_str()),
-        col!(g, "matchup_index", |r| r.matchup_index),
-        col!(g, "pair_index", |r| r.pair_index),
-        col!(g, "game_id", |r| r.game_id),
-        col!(g, "white", |r| r.white.as_str()),
-        col!(g, "black", |r| r.black.as_str()),
-        col!(g, "white_army", |r| r.white_army.as_str()),
-        col!(g, "black_army", |r| r.black_army.as_str()),
-        col!(g, "white_engine", |r| r.white_engine.as_str()),
-        col!(g, "black_engine", |r| r.black_engine.as_str()),
-        col!(g, "variant", |r| r.variant.as_str()),
-        col!(g, "seed", |r| r.seed),
-        col!(g, "start_fen", |r| r.start_fen.as_str()),
-        col!(g, "opening", |r| r.opening.as_str()),
-        col!(g, "result", |r| r.result.as_str()),
-        col!(g, "white_score", |r| r.white_score),
-        col!(g, "termination", |r| r.termination.as_str()),
-        col!(g, "plies", |r| r.plies),
-        col!(g, "duration_ms", |r| r.duration_ms),
-        col!(g, "white_nodes", |r| r.white_nodes),
-        col!(g, "black_nodes", |r| r.black_nodes),
-        col!(g, "white_pocket_ins", |r| r.white_pocket_ins),
-        col!(g, "black_pocket_ins", |r| r.black_pocket_ins),
-        col!(g, "white_mutations", |r| r.white_mutations),
-        col!(g, "black_mutations", |r| r.black_mutations),
-        col!(g, "white_promotions", |r| r.white_promotions),
-        col!(g, "black_promotions", |r| r.black_promotions),
-        col!(g, "white_drops", |r| r.white_drops),
-        col!(g, "black_drops", |r| r.black_drops),
-        col!(g, "pocket_events", |r| r.pocket_events.as_str()),
-        col!(g, "white_material", |r| r.white_material),
-        col!(g, "black_material", |r| r.black_material),
-        col!(g, "sprt_llr", |r| r.sprt_llr),
-        col!(g, "sprt_decision", |r| r.sprt_decision.as_deref()),
-        Column::new("schema_version".into(), vec![SCHEMA_VERSION; g.len()]),
+        column!(g, col::EXPERIMENT, |r| r.experiment.as_str()),
+        column!(g, col::MATCHUP, |r| r.matchup.as_str()),
+        column!(g, col::MATCHUP_INDEX, |r| r.matchup_index),
+        column!(g, col::PAIR_INDEX, |r| r.pair_index),
+        column!(g, col::GAME_ID, |r| r.game_id),
+        column!(g, col::WHITE, |r| r.white.as_str()),
+        column!(g, col::BLACK, |r| r.black.as_str()),
+        column!(g, col::WHITE_ARMY, |r| r.white_army.as_str()),
+        column!(g, col::BLACK_ARMY, |r| r.black_army.as_str()),
+        column!(g, col::WHITE_ENGINE, |r| r.white_engine.as_str()),
+        column!(g, col::BLACK_ENGINE, |r| r.black_engine.as_str()),
+        column!(g, col::VARIANT, |r| r.variant.as_str()),
+        column!(g, col::SEED, |r| r.seed),
+        column!(g, col::START_FEN, |r| r.start_fen.as_str()),
+        column!(g, col::OPENING, |r| r.opening.as_str()),
+        column!(g, col::RESULT, |r| r.result.as_str()),
+        column!(g, col::WHITE_SCORE, |r| r.white_score),
+        column!(g, col::TERMINATION, |r| r.termination.as_str()),
+        column!(g, col::PLIES, |r| r.plies),
+        column!(g, col::DURATION_MS, |r| r.duration_ms),
+        column!(g, col::WHITE_NODES, |r| r.white_nodes),
+        column!(g, col::BLACK_NODES, |r| r.black_nodes),
+        column!(g, col::WHITE_POCKET_INS, |r| r.white_pocket_ins),
+        column!(g, col::BLACK_POCKET_INS, |r| r.black_pocket_ins),
+        column!(g, col::WHITE_MUTATIONS, |r| r.white_mutations),
+        column!(g, col::BLACK_MUTATIONS, |r| r.black_mutations),
+        column!(g, col::WHITE_PROMOTIONS, |r| r.white_promotions),
+        column!(g, col::BLACK_PROMOTIONS, |r| r.black_promotions),
+        column!(g, col::WHITE_DROPS, |r| r.white_drops),
+        column!(g, col::BLACK_DROPS, |r| r.black_drops),
+        column!(g, col::POCKET_EVENTS, |r| r.pocket_events.as_str()),
+        column!(g, col::WHITE_MATERIAL, |r| r.white_material),
+        column!(g, col::BLACK_MATERIAL, |r| r.black_material),
+        column!(g, col::SPRT_LLR, |r| r.sprt_llr),
+        column!(g, col::SPRT_DECISION, |r| r
+            .sprt_decision
+            .map(|d| d.as_str())),
+        Column::new(col::SCHEMA_VERSION.into(), vec![SCHEMA_VERSION; g.len()]),
     ];
     DataFrame::new(g.len(), columns).expect("games columns have equal length")
 }
 
 fn moves_frame(m: &[MoveRecord]) -> DataFrame {
     let columns = vec![
-        col!(m, "game_id", |r| r.game_id),
-        col!(m, "ply", |r| r.ply),
-        col!(m, "move", |r| r.mv.as_str()),
-        col!(m, "piece", |r| r.piece.as_str()),
-        col!(m, "capture", |r| r.capture.as_deref()),
-        col!(m, "score_cp", |r| r.score_cp),
-        col!(m, "depth", |r| r.depth),
-        col!(m, "nodes", |r| r.nodes),
-        col!(m, "fen", |r| r.fen.as_deref()),
+        column!(m, col::GAME_ID, |r| r.game_id),
+        column!(m, col::PLY, |r| r.ply),
+        column!(m, col::MOVE, |r| r.mv.as_str()),
+        column!(m, col::PIECE, |r| r.piece.as_str()),
+        column!(m, col::CAPTURE, |r| r.capture.as_deref()),
+        column!(m, col::SCORE_CP, |r| r.score_cp),
+        column!(m, col::DEPTH, |r| r.depth),
+        column!(m, col::NODES, |r| r.nodes),
+        column!(m, col::FEN, |r| r.fen.as_deref()),
     ];
     DataFrame::new(m.len(), columns).expect("moves columns have equal length")
 }

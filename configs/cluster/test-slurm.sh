@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Runs the shipped Slurm array (configs/cluster/slurm-array.sh, tasks 1-3:
+# the shard is the place in the array, not the task id) on a
+# one-node Slurm cluster started here, three tasks at once against one
+# shared log directory, and checks that the union of the shards equals a
+# single-process run of the same experiment, game for game (their PGN
+# exports are compared byte for byte).
+#
+# By hand, as root on a Debian/Ubuntu machine (it installs slurm-wlm and
+# munge if missing, and starts munged, slurmctld and slurmd, stopping the
+# two Slurm daemons again at the end); not part of CI:
+#   bash configs/cluster/test-slurm.sh [PATH/TO/pocketlab]
+# Default binary: target/release/pocketlab (built if missing).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${1:-$repo/target/release/pocketlab}
+if [ ! -x "$bin" ]; then
+  (cd "$repo" && cargo build --release)
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+tasks=3
+work=$(mktemp -d /tmp/pocketlab-slurm.XXXXXX)
+echo "work directory: $work"
+
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge
+fi
+
+# munge authenticates Slurm's daemons and clients to each other.
+if ! munge -n >/dev/null 2>&1; then
+  [ -s /etc/munge/munge.key ] || mungekey --create
+  mkdir -p /run/munge /var/log/munge /var/lib/munge
+  chown munge:munge /run/munge /var/log/munge /var/lib/munge /etc/munge/munge.key
+  runuser -u munge -- /usr/sbin/munged
+  sleep 1
+  munge -n >/dev/null
+fi
+
+host=$(hostname -s)
+mkdir -p "$work/state" "$work/spool"
+# One node offering one CPU per task, so the three tasks run at once.
+cat >"$work/slurm.conf" <<EOF
+ClusterName=pocketlab-test
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+MpiDefault=none
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU_Memory
+SchedulerType=sched/backfill
+ReturnToService=2
+SlurmdParameters=config_overrides
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+NodeName=$host CPUs=$tasks RealMemory=$((tasks * 1024)) State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+export SLURM_CONF=$work/slurm.conf
+slurmctld -D -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
+ctld=$!
+slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
+node=$!
+# Stop exactly the daemons started here.
+trap 'kill $node $ctld 2>/dev/null || true; wait $node $ctld 2>/dev/null || true' EXIT
+for _ in $(seq 60); do
+  state=$(sinfo -h -o %T 2>/dev/null || true)
+  [ "$state" = idle ] && break
+  sleep 1
+done
+[ "$state" = idle ] || { echo "the node did not come up ($state); see $work/*.log" >&2; exit 1; }
+
+# The shipped quick experiment, with more pairs so every shard has work.
+experiment=$work/quick.toml
+sed 's/^pairs = .*/pairs = 12/' "$repo/configs/experiments/quick.toml" >"$experiment"
+shared=$work/shared/log
+cmd=(sbatch --parsable --array=1-$tasks --cpus-per-task=1 --mem=1G
+  --output="$work/task-%A-%a.out" --export=ALL,PATH="$(dirname "$bin"):$PATH"
+  "$repo/configs/cluster/slurm-array.sh" "$experiment" "$shared")
+echo "submitting: ${cmd[*]}"
+job=$(cd "$work" && "${cmd[@]}")
+
+# Wait for the array, counting how many tasks ran at the same time.
+most=0
+for _ in $(seq 1800); do
+  running=$(squeue -h -j "$job" -t RUNNING | wc -l)
+  [ "$running" -gt "$most" ] && most=$running
+  [ -z "$(squeue -h -j "$job")" ] && break
+  sleep 0.2
+done
+failed=$(scontrol show job "$job" 2>/dev/null | grep -c 'ExitCode=[1-9]' || true)
+cat "$work"/task-*.out
+echo "tasks running at once: at most $most of $tasks"
+
+"$bin" run "$experiment" --threads 1 --quiet --out "$work/single/log" >/dev/null
+"$bin" check "$shared"
+"$bin" pgn "$shared" --out "$work/shared.pgn"
+"$bin" pgn "$work/single/log" --out "$work/single.pgn"
+games=$(grep -c '^\[Event ' "$work/single.pgn")
+shard_games=$(grep -c '^\[Event ' "$work/shared.pgn")
+if [ "$failed" != 0 ] || [ "$most" -lt "$tasks" ]; then
+  echo "FAIL: $failed task(s) failed, at most $most running at once" >&2
+  exit 1
+fi
+if cmp -s "$work/single.pgn" "$work/shared.pgn"; then
+  echo "OK: $tasks shards, $shard_games games, identical to the single run's $games games"
+else
+  echo "FAIL: the union of the shards ($shard_games games) differs from the single run ($games)" >&2
+  exit 1
+fi

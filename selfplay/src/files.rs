@@ -1,0 +1,71 @@
+//! Reading input files safely: only regular files are opened, so a FIFO,
+//! a device or a directory given where a file belongs is an error instead
+//! of a read that never returns (opening a FIFO blocks until a writer
+//! comes; `/dev/stdin` would swallow the terminal).
+
+use std::fs::File;
+use std::io::{self, Read as _};
+use std::path::Path;
+
+/// Input files larger than this are refused: no experiment, variant,
+/// parameter file or book is anywhere near it, and a mistaken path to a
+/// huge file should fail at once rather than fill memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Checks that `path` is a regular file (following symbolic links) before
+/// anything opens it.
+pub fn require_regular(path: &Path) -> io::Result<std::fs::Metadata> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() {
+        Ok(meta)
+    } else {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, socket or device?)"
+        };
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("is {kind}"),
+        ))
+    }
+}
+
+/// The text of a regular file of at most [`MAX_INPUT_BYTES`].
+pub fn read_text(path: &Path) -> io::Result<String> {
+    let meta = require_regular(path)?;
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "is {} bytes, more than any input file needs ({} MiB at most)",
+                meta.len(),
+                MAX_INPUT_BYTES >> 20
+            ),
+        ));
+    }
+    let mut text = String::new();
+    File::open(path)?
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_string(&mut text)?;
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_are_refused_and_files_read() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            read_text(dir.path())
+                .unwrap_err()
+                .to_string()
+                .contains("directory")
+        );
+        let f = dir.path().join("a.toml");
+        std::fs::write(&f, "x = 1").unwrap();
+        assert_eq!(read_text(&f).unwrap(), "x = 1");
+    }
+}

@@ -1,0 +1,249 @@
+//! The manifest: what a log holds, and everything that decided its games.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::read::LogError;
+use super::write::write_new;
+use super::{EXPERIMENT_FILE, MANIFEST_FILE, SCHEMA_VERSION, sync_dir};
+use crate::experiment::{Experiment, stable_hash};
+use crate::files::read_text;
+
+/// What a log directory holds. A resumed run must match it in everything
+/// that decides a game: the experiment text, every input file it names
+/// (variant files through their inheritance, evaluation parameters, the
+/// opening book), the engine version and the schema.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub experiment: String,
+    /// FNV-1a of the experiment file text, as hex.
+    pub experiment_hash: String,
+    pub schema_version: u32,
+    pub code_version: String,
+    pub seed: u64,
+    pub variant: String,
+    pub rule_overrides: String,
+    /// Where the experiment file's relative paths (variant, eval, book)
+    /// resolve: needed to read the log's `experiment.toml` copy again.
+    #[serde(default)]
+    pub experiment_dir: String,
+    /// [`pocketlab_core::engine::ENGINE_VERSION`] of the engine that played
+    /// (absent in logs of older builds).
+    #[serde(default)]
+    pub engine_version: Option<u32>,
+    /// FNV-1a hash of each input besides the experiment text, by what it is
+    /// (`variant cheap.toml > pocket-mutation`, `eval params.toml`, `book
+    /// openings.epd`).
+    #[serde(default)]
+    pub inputs: BTreeMap<String, String>,
+}
+
+fn hex(hash: u64) -> String {
+    format!("{hash:016x}")
+}
+
+impl Manifest {
+    /// The manifest of a run of `exp` with this build.
+    pub fn for_experiment(exp: &Experiment) -> Manifest {
+        Manifest {
+            experiment: exp.name.clone(),
+            experiment_hash: hex(exp.source_hash),
+            schema_version: SCHEMA_VERSION,
+            code_version: crate::code_version(),
+            seed: exp.seed,
+            variant: exp.variant.name.clone(),
+            rule_overrides: exp.rule_overrides.clone(),
+            experiment_dir: exp.dir.display().to_string(),
+            engine_version: Some(pocketlab_core::engine::ENGINE_VERSION),
+            inputs: exp
+                .inputs
+                .iter()
+                .map(|(k, &v)| (k.clone(), hex(v)))
+                .collect(),
+        }
+    }
+
+    /// What differs between the run this manifest describes (`self`) and
+    /// the one a log was started with (`logged`), in words; empty if a game
+    /// played now equals the logged game of the same id.
+    pub fn differences(&self, logged: &Manifest) -> Vec<String> {
+        let mut out = Vec::new();
+        if logged.experiment != self.experiment || logged.experiment_hash != self.experiment_hash {
+            out.push(format!(
+                "the experiment file: the log holds '{}' (hash {}), this run is '{}' (hash {})",
+                logged.experiment, logged.experiment_hash, self.experiment, self.experiment_hash
+            ));
+        }
+        if logged.schema_version != self.schema_version {
+            out.push(format!(
+                "the log schema: {} in the log, {} in this build",
+                logged.schema_version, self.schema_version
+            ));
+        }
+        match (logged.engine_version, self.engine_version) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => out.push(format!(
+                "the engine: version {a} played the log, this build's is {b} (search or \
+                 evaluation changed)"
+            )),
+            _ => out.push(
+                "the engine: the log was written by an older pocketlab that did not record \
+                 its engine version or input hashes"
+                    .to_owned(),
+            ),
+        }
+        for (what, hash) in &self.inputs {
+            match logged.inputs.get(what) {
+                Some(h) if h == hash => {}
+                Some(h) => out.push(format!("{what}: changed (hash {h} in the log, now {hash})")),
+                None if logged.engine_version.is_some() => {
+                    out.push(format!("{what}: not an input of the logged run"));
+                }
+                None => {}
+            }
+        }
+        for what in logged.inputs.keys() {
+            if !self.inputs.contains_key(what) {
+                out.push(format!(
+                    "{what}: an input of the logged run, not of this one"
+                ));
+            }
+        }
+        out
+    }
+
+    /// Write the manifest and the experiment text into a new log, or check
+    /// that the log present was started with exactly this run's inputs.
+    /// Refuses a directory that holds chunks but no manifest: their games
+    /// cannot be told apart from another experiment's.
+    pub fn write_or_check(&self, dir: &Path, experiment_text: &str) -> Result<(), LogError> {
+        let path = dir.join(MANIFEST_FILE);
+        if !path.exists() {
+            refuse_chunks_without_manifest(dir)?;
+            let text = toml::to_string(self).expect("the manifest serialises");
+            // The experiment text first: a manifest promises its presence.
+            match write_new(&dir.join(EXPERIMENT_FILE), experiment_text.as_bytes()) {
+                Ok(()) | Err(LogError::Exists { .. }) => {}
+                Err(e) => return Err(e),
+            }
+            match write_new(&path, text.as_bytes()) {
+                // Another shard may have raced us to it: then it must match.
+                Ok(()) | Err(LogError::Exists { .. }) => {}
+                Err(e) => return Err(e),
+            }
+            sync_dir(dir)?;
+        }
+        let log = open_log(dir)?;
+        let differences = self.differences(&log.manifest);
+        if differences.is_empty() {
+            return Ok(());
+        }
+        Err(LogError::Mismatch {
+            dir: dir.display().to_string(),
+            reason: format!(
+                "this run differs from the one the log was started with, so its games would not \
+                 match the logged ones: {}. Use another --out directory, or restore the inputs \
+                 as they were",
+                differences.join("; ")
+            ),
+        })
+    }
+}
+
+fn refuse_chunks_without_manifest(dir: &Path) -> Result<(), LogError> {
+    for table in [super::Table::Games, super::Table::Moves] {
+        let d = dir.join(table.dir_name());
+        let has_chunks = std::fs::read_dir(&d).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| super::parse_chunk_name(&e.file_name().to_string_lossy()).is_some())
+        });
+        if has_chunks {
+            return Err(LogError::Mismatch {
+                dir: dir.display().to_string(),
+                reason: format!(
+                    "{} holds chunks but the directory has no {MANIFEST_FILE}, so nothing says \
+                     which experiment played them; they are not adopted. Use another --out \
+                     directory (or move the chunks away)",
+                    d.display()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A log directory whose manifest and experiment text were read and agree.
+#[derive(Debug, Clone)]
+pub struct LogDir {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub experiment_text: String,
+}
+
+/// Open a log directory: read its manifest and `experiment.toml` (regular
+/// files only) and check the text against the manifest's hash, so an edited
+/// copy cannot relabel the logged games.
+pub fn open_log(dir: &Path) -> Result<LogDir, LogError> {
+    let meta = std::fs::metadata(dir).map_err(|e| LogError::io(dir, &e))?;
+    if !meta.is_dir() {
+        return Err(LogError::Mismatch {
+            dir: dir.display().to_string(),
+            reason: "not a directory".into(),
+        });
+    }
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let text = read_text(&manifest_path).map_err(|e| LogError::Io {
+        file: manifest_path.display().to_string(),
+        reason: format!("{e} (is this a pocketlab log directory?)"),
+    })?;
+    let manifest: Manifest = toml::from_str(&text).map_err(|e| LogError::Damaged {
+        file: manifest_path.display().to_string(),
+        reason: pocketlab_core::variant::describe_toml_error(&e, &text),
+    })?;
+    let exp_path = dir.join(EXPERIMENT_FILE);
+    let experiment_text = read_text(&exp_path).map_err(|e| LogError::io(&exp_path, &e))?;
+    let hash = hex(stable_hash(experiment_text.as_bytes()));
+    if hash != manifest.experiment_hash {
+        return Err(LogError::Mismatch {
+            dir: dir.display().to_string(),
+            reason: format!(
+                "{} was changed after the run started (hash {hash}, the manifest says {}): it \
+                 no longer describes the logged games. Restore it from the experiment file that \
+                 was run",
+                exp_path.display(),
+                manifest.experiment_hash
+            ),
+        });
+    }
+    Ok(LogDir {
+        dir: dir.to_path_buf(),
+        manifest,
+        experiment_text,
+    })
+}
+
+impl LogDir {
+    /// The experiment as it ran: the logged text, its relative paths
+    /// resolved where the experiment file was (else beside the log).
+    pub fn experiment(&self) -> Result<Experiment, crate::ExperimentError> {
+        let base = Path::new(&self.manifest.experiment_dir);
+        let base = if self.manifest.experiment_dir.is_empty() || !base.is_dir() {
+            self.dir.as_path()
+        } else {
+            base
+        };
+        let label = self.dir.join(EXPERIMENT_FILE).display().to_string();
+        Experiment::parse(&label, &self.experiment_text, base)
+    }
+
+    /// What changed since the run among the inputs the experiment names
+    /// (variant files, parameters, book) and the engine: empty if the
+    /// logged games can be replayed as they were played.
+    pub fn changes_since_run(&self, exp: &Experiment) -> Vec<String> {
+        Manifest::for_experiment(exp).differences(&self.manifest)
+    }
+}
