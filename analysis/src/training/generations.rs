@@ -18,8 +18,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::config::TrainingFile;
-use super::fit::{FitSettings, fit};
 use super::samples::{FeatureSpace, samples_from_log};
+use crate::stats::logistic::{FitSettings, fit};
 
 /// One learned value with its bootstrap interval (centipawns).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -45,6 +45,10 @@ pub struct GenerationFit {
     pub pocket: BTreeMap<String, LearnedValue>,
     /// Largest change of a board value from the previous generation, in pawns.
     pub largest_change_pawns: f64,
+    /// Whether the fit itself reached its optimum (records written before
+    /// the fit had a tolerance read as not converged).
+    #[serde(default)]
+    pub fit_converged: bool,
 }
 
 /// The whole run's outcome.
@@ -60,6 +64,12 @@ pub struct TrainingOutcome {
 /// Bit position of the generation in a pooled sample's game key (game ids
 /// use the bits below: matchup << 40).
 const GENERATION_SHIFT: u32 = 56;
+
+/// Training has converged when a generation's fit reached its own optimum
+/// and moved no value by more than the tolerance from the one before.
+fn settled(fit: &GenerationFit, file: &TrainingFile, g: u32) -> bool {
+    g > 0 && fit.fit_converged && fit.largest_change_pawns < file.tolerance_pawns
+}
 
 fn generation_dir(root: &Path, g: u32) -> PathBuf {
     root.join(format!("gen-{g:03}"))
@@ -199,7 +209,7 @@ pub fn train(
         if fit_path.exists() && next_params.exists() {
             let fit: GenerationFit = toml::from_str(&std::fs::read_to_string(&fit_path)?)
                 .with_context(|| format!("{}: damaged generation record", fit_path.display()))?;
-            converged = fit.largest_change_pawns < file.tolerance_pawns && g > 0;
+            converged = settled(&fit, file, g);
             fits.push(fit);
             params_path = next_params;
             if converged {
@@ -259,9 +269,11 @@ pub fn train(
                 &eval,
                 &space,
             )?;
-            // Game ids repeat across generations; the bootstrap resamples games.
-            more.iter_mut()
-                .for_each(|s| s.game |= u64::from(earlier) << GENERATION_SHIFT);
+            // Game ids repeat across generations; the bootstrap resamples pairs.
+            more.iter_mut().for_each(|s| {
+                s.game |= u64::from(earlier) << GENERATION_SHIFT;
+                s.pair |= u64::from(earlier) << GENERATION_SHIFT;
+            });
             samples.append(&mut more);
         }
         anyhow::ensure!(
@@ -298,6 +310,7 @@ pub fn train(
             board: (0..n).map(|i| (letter(i), learned(i))).collect(),
             pocket: (n..2 * n).map(|i| (letter(i), learned(i))).collect(),
             largest_change_pawns,
+            fit_converged: result.converged,
         };
         let mut next = params.clone();
         for (l, v) in &record.board {
@@ -320,9 +333,10 @@ pub fn train(
                 largest_change_pawns
             );
         }
+        let done = settled(&record, file, g);
         fits.push(record);
         params_path = next_params;
-        if g > 0 && largest_change_pawns < file.tolerance_pawns {
+        if done {
             converged = true;
             break;
         }
