@@ -1052,3 +1052,37 @@ fn rerendering_replaces_files_and_drops_stale_plots() {
     );
     assert!(!read(&second.html).contains("data:image/png"));
 }
+
+#[test]
+fn a_report_without_a_pawn_unit_says_why_and_shows_no_pawns() {
+    let mut report = example_report();
+    let note = "The pawn-odds matchup base-vs-pawn-odds-f2 (200 games) shows no pawn advantage: the side a pawn up \
+                scored 48.0% (at most 50%).";
+    report.calibration = Calibration {
+        elo_per_pawn: f64::NAN,
+        std_error: 20.0,
+        interval: Some((-40.0, 30.0)),
+        source: CalibrationSource::NoPawnAdvantage,
+        note: note.into(),
+    };
+    report.margin_elo = f64::NAN;
+    report.headlines.insert(0, format!("No pawn unit: {note}"));
+    for group in &mut report.groups {
+        for p in &mut group.players {
+            p.pawns = f64::NAN;
+            p.pawns_per_piece = f64::NAN;
+        }
+        for v in &mut group.pairs {
+            v.pawns = f64::NAN;
+            v.pawns_per_piece = f64::NAN;
+        }
+    }
+    let (_dir, rendered) = render_named(&report, "no-pawn-unit");
+    let text = html_text(&read(&rendered.html));
+    assert!(text.contains("No conversion from Elo to pawns"));
+    assert!(text.contains(&html_escape(note)));
+    assert!(!text.contains("NaN"));
+    let matchups = csv_table(&rendered, "matchups.csv");
+    let column = matchups[0].iter().position(|c| c == "calibration").unwrap();
+    assert_eq!(matchups[1][column], "no-pawn-advantage");
+}
