@@ -332,6 +332,58 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    use crate::stats::logistic::Replicate;
+
+    /// Replicates whose values all move together (the scale's noise: every
+    /// value is a ratio to the same coefficient) leave the values in
+    /// average pieces unchanged: each replicate is divided by its own unit,
+    /// not the point estimate's, so the interval does not widen with noise
+    /// that cancels.
+    #[test]
+    fn each_replicate_is_divided_by_its_own_unit() {
+        let base = [0.0, 50.0, 100.0, 150.0];
+        let occupancy = [1.0, 2.0, 1.0];
+        let replicate = |factor: f64| Replicate {
+            values: base.iter().map(|v| v * factor).collect(),
+            scale: 0.004,
+            draws: vec![1],
+        };
+        let fit = FitResult {
+            values: base.to_vec(),
+            intervals: vec![(0.0, 0.0); 4],
+            scale: 0.004,
+            converged: true,
+            iterations: 3,
+            loss_before: 0.7,
+            loss_after: 0.6,
+            samples: 10,
+            games: 10,
+            pairs: vec![0],
+            replicates: (0..40)
+                .map(|i| replicate(0.6 + 0.02 * f64::from(i)))
+                .collect(),
+        };
+        let point = relative_values(&base[1..], &occupancy);
+        // The unit is (50 + 200 + 150)/4 = 100.
+        assert_eq!(point, [0.5, 1.0, 1.5]);
+        let own = replicate_intervals(&fit, |r| relative_values(&r.values[1..], &occupancy), 3);
+        for (c, (lo, hi)) in own.iter().enumerate() {
+            assert!(
+                (lo - point[c]).abs() < 1e-12 && (hi - point[c]).abs() < 1e-12,
+                "{own:?}"
+            );
+        }
+        // Divided by the point estimate's unit, the same replicates spread
+        // from 0.6 to 1.38 times the value.
+        let unit = unit_of(&base[1..], &occupancy);
+        let fixed = replicate_intervals(
+            &fit,
+            |r| r.values[1..].iter().map(|v| v / unit).collect(),
+            3,
+        );
+        assert!(fixed[1].1 - fixed[1].0 > 0.7, "{fixed:?}");
+    }
+
     /// Games whose results follow known colour values: the fit must find
     /// their order and, roughly, their ratios.
     #[test]

@@ -60,7 +60,7 @@ fn size(v: &PairVerdict, sign: f64, full: bool) -> String {
         } else {
             String::new()
         };
-        return format!("{:+.0} Elo for the armies{range}", sign * v.elo);
+        return format!("{:.0} Elo for the armies{range}", sign * v.elo);
     }
     match v.pieces {
         Some(n) if n > 1 && full => format!(
@@ -297,4 +297,72 @@ pub(super) fn notes(
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn verdict(kind: VerdictKind) -> PairVerdict {
+        PairVerdict {
+            a: "B".into(),
+            b: "N".into(),
+            elo: 64.0,
+            elo_interval: (40.0, 88.0),
+            pieces: Some(2),
+            pawns: 0.6,
+            pawns_interval: (0.36, 0.84),
+            pawns_per_piece: 0.3,
+            pawns_per_piece_interval: (0.18, 0.42),
+            games: 2000,
+            pairs: 1000,
+            kind,
+            text: String::new(),
+            tost_p: 0.5,
+            difference_p: 0.001,
+            more_pairs_needed: None,
+            more_calibration_needed: false,
+            stopped_early: false,
+        }
+    }
+
+    #[test]
+    fn verdicts_say_per_piece_and_sequential_stops() {
+        let text = "name = \"t\"\nvariant = \"pocket-mutation\"\nseed = 1\n\
+                    [[generators]]\nkind = \"class-equivalence\"\nclass = 2\n";
+        let exp = Experiment::parse("t.toml", text, Path::new(".")).unwrap();
+        let different = verdict(VerdictKind::Different);
+        assert_eq!(
+            pair_text(&exp, &different, 0.25, true),
+            "B (bishop) is stronger than N (knight) by 0.30 pawns per piece (0.18 to 0.42) (+0.60 for the 2 \
+             pieces exchanged, pair effects included)"
+        );
+        let stopped = PairVerdict {
+            stopped_early: true,
+            ..verdict(VerdictKind::Equivalent)
+        };
+        let said = pair_text(&exp, &stopped, 0.25, true);
+        assert!(
+            said.starts_with(
+                "B (bishop) and N (knight) are equivalent within ±0.25 pawns per piece"
+            ),
+            "{said}"
+        );
+        assert!(said.ends_with("conditional on stopping)"), "{said}");
+        let calibration = PairVerdict {
+            more_calibration_needed: true,
+            ..verdict(VerdictKind::Inconclusive)
+        };
+        assert!(pair_text(&exp, &calibration, 0.25, true).contains("play more pawn-odds pairs"));
+        let no_unit = PairVerdict {
+            pawns: f64::NAN,
+            pawns_per_piece: f64::NAN,
+            ..different
+        };
+        assert!(
+            pair_text(&exp, &no_unit, 0.25, true).contains("by 64 Elo for the armies (40 to 88)")
+        );
+    }
 }
