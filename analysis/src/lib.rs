@@ -1,6 +1,7 @@
 //! pocketlab-analysis: balance statistics and reports, and the `pocketlab` CLI.
 
 pub mod cli;
+pub mod quiet;
 pub mod report;
 pub mod stats;
 pub mod synthetic;

@@ -21,7 +21,10 @@ pub struct SyntheticModel {
     pub white_edge_elo: f64,
     /// Standard deviation (Elo) of a per-pair opening bias towards White.
     pub opening_bias_elo: f64,
+    /// Pairs per matchup, unless `matchup_pairs` names the matchup.
     pub pairs: u64,
+    /// Pairs of named matchups (e.g. a small pawn-odds calibration).
+    pub matchup_pairs: Vec<(String, u64)>,
     pub seed: u64,
     pub chunk_games: usize,
 }
@@ -51,7 +54,12 @@ pub fn write_synthetic_log(
     let mut written = 0;
     for (m_index, m) in exp.matchups.iter().enumerate() {
         let (a, b) = (&exp.armies[m.a], &exp.armies[m.b]);
-        for pair in 0..model.pairs {
+        let pairs = model
+            .matchup_pairs
+            .iter()
+            .find(|(name, _)| *name == m.name)
+            .map_or(model.pairs, |&(_, n)| n);
+        for pair in 0..pairs {
             let bias = model.opening_bias_elo * gaussian(&mut rng);
             for b_is_white in [false, true] {
                 let (white, black) = if b_is_white { (b, a) } else { (a, b) };

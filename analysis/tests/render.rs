@@ -12,13 +12,16 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pocketlab_analysis::report::model::{
-    Calibration, ExperimentInfo, GameBalance, LearnedPiece, LengthStats, MatchupStats, PairVerdict,
-    PieceUse, PlayerRating, PublishedValue, RatingGroup, Report, SprtOutcome, TrainingSummary,
-    ValidationMatch, VerdictKind,
+    Calibration, CalibrationSource, ExperimentInfo, GameBalance, LearnedPiece, LengthStats,
+    MatchupStats, PairVerdict, PieceUse, PlayerRating, PublishedValue, RatingGroup, Report,
+    ScoreModel, SprtOutcome, TrainingSummary, ValidationMatch, VerdictKind,
 };
 use pocketlab_analysis::report::render::{RenderedReport, write_report};
 
 const ELO_PER_PAWN: f64 = 120.0;
+/// Every class matchup of the example exchanges the two pieces on the
+/// knights' or rooks' squares.
+const PIECES: f64 = 2.0;
 
 /// Every section of a training report, in order; the training section is
 /// the only optional one.
@@ -63,6 +66,11 @@ fn player(name: &str, label: &str, elo: f64, half_width: f64, games: u64) -> Pla
             (elo - half_width) / ELO_PER_PAWN,
             (elo + half_width) / ELO_PER_PAWN,
         ),
+        pawns_per_piece: elo / ELO_PER_PAWN / PIECES,
+        pawns_per_piece_interval: (
+            (elo - half_width) / ELO_PER_PAWN / PIECES,
+            (elo + half_width) / ELO_PER_PAWN / PIECES,
+        ),
         games,
     }
 }
@@ -82,8 +90,14 @@ fn verdict(
         b: b.into(),
         elo,
         elo_interval: (elo - half, elo + half),
+        pieces: Some(2),
         pawns: elo / ELO_PER_PAWN,
         pawns_interval: ((elo - half) / ELO_PER_PAWN, (elo + half) / ELO_PER_PAWN),
+        pawns_per_piece: elo / ELO_PER_PAWN / PIECES,
+        pawns_per_piece_interval: (
+            (elo - half) / ELO_PER_PAWN / PIECES,
+            (elo + half) / ELO_PER_PAWN / PIECES,
+        ),
         games,
         pairs: games / 2,
         kind,
@@ -99,6 +113,8 @@ fn verdict(
             0.5
         },
         more_pairs_needed: (kind == VerdictKind::Inconclusive).then_some(400),
+        more_calibration_needed: false,
+        stopped_early: false,
     }
 }
 
@@ -123,15 +139,23 @@ fn matchup(
         b_wins: losses,
         pairs: games / 2,
         pentanomial: [games / 20, games / 8, games / 4, games / 8, games / 20],
-        model: "pentanomial".into(),
+        model: ScoreModel::Pentanomial,
         score,
         score_interval: (score - 0.02, score + 0.02),
         elo,
         elo_interval: (elo - 14.0, elo + 14.0),
+        elo_std_error: 7.0,
+        pieces: (a.len() == 1).then_some(2),
         pawns: elo / ELO_PER_PAWN,
         pawns_interval: ((elo - 14.0) / ELO_PER_PAWN, (elo + 14.0) / ELO_PER_PAWN),
+        pawns_per_piece: elo / ELO_PER_PAWN / PIECES,
+        pawns_per_piece_interval: (
+            (elo - 14.0) / ELO_PER_PAWN / PIECES,
+            (elo + 14.0) / ELO_PER_PAWN / PIECES,
+        ),
         los: 0.5 + score.clamp(0.0, 1.0) - 0.5,
         white_score: 0.54,
+        stopped_early: sprt.is_some_and(|(decision, _)| decision != "continue"),
         sprt: sprt.map(|(decision, llr)| SprtOutcome {
             llr,
             decision: decision.into(),
@@ -146,6 +170,7 @@ fn example_report() -> Report {
     let class2 = RatingGroup {
         title: "Class 2: bishop, knight".into(),
         class: Some(2),
+        pieces: Some(2),
         players: vec![player("B", "B (bishop)", 2.0, 11.0, 1600), player("N", "N (knight)", -2.0, 11.0, 1600)],
         white_advantage_elo: 31.0,
         draw_parameter: 0.62,
@@ -165,6 +190,7 @@ fn example_report() -> Report {
     let class3 = RatingGroup {
         title: "Class 3: rook, nightrider, super bishop".into(),
         class: Some(3),
+        pieces: Some(2),
         players: vec![
             player("R", "R (rook)", 38.0, 14.0, 2400),
             player("I", "I (nightrider)", -27.0, 14.0, 2400),
@@ -242,8 +268,9 @@ fn example_report() -> Report {
         ],
         calibration: Calibration {
             elo_per_pawn: ELO_PER_PAWN,
+            std_error: 9.0,
             interval: Some((104.0, 139.0)),
-            source: "measured".into(),
+            source: CalibrationSource::Measured,
             note: "From 2,000 games of chess against chess without the f-pawn.".into(),
         },
         margin_pawns: 0.25,
@@ -393,8 +420,9 @@ fn empty_report() -> Report {
         headlines: Vec::new(),
         calibration: Calibration {
             elo_per_pawn: f64::NAN,
+            std_error: 0.0,
             interval: None,
-            source: "assumed".into(),
+            source: CalibrationSource::Assumed,
             note: String::new(),
         },
         margin_pawns: 0.25,
@@ -608,8 +636,21 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     }
     // Numbers formatted for people: estimate with interval, percentages.
     assert!(
-        text.contains("+0.54 (0.38 to 0.71)"),
-        "pawn difference with interval"
+        text.contains("+0.54 (0.38 to 0.71) (2 pieces)"),
+        "pawn difference of the armies with interval"
+    );
+    assert!(
+        text.contains("+0.27 (0.19 to 0.35)"),
+        "pawn difference per piece with interval"
+    );
+    assert!(
+        text.contains("Per piece in pawns (95% CI)") && md.contains("Per piece in pawns (95% CI)")
+    );
+    // An SPRT-stopped matchup says its interval is conditional on stopping.
+    assert!(text.contains("H0 accepted (LLR -2.94, stopped: intervals conditional on stopping)"));
+    assert!(
+        text.contains("Fieller"),
+        "the calibration section says how its uncertainty is carried"
     );
     assert!(text.contains("White scores 54.3% (53.4% to 55.2%)"));
     // Reproduction: the experiment file escaped, seed, hash, commands.
@@ -786,7 +827,16 @@ fn tables_parse_back_with_the_right_rows() {
         kinds,
         ["equivalent", "different", "inconclusive", "equivalent"]
     );
-    assert_eq!(verdicts[3][15], "400");
+    let column = |name: &str| verdicts[0].iter().position(|c| c == name).unwrap();
+    assert_eq!(verdicts[3][column("more_pairs_needed")], "400");
+    assert_eq!(verdicts[1][column("pieces")], "2");
+    assert_eq!(
+        verdicts[2][column("pawns_per_piece")]
+            .parse::<f64>()
+            .unwrap(),
+        65.0 / ELO_PER_PAWN / PIECES
+    );
+    assert_eq!(verdicts[1][column("more_calibration_needed")], "false");
 
     let terminations = csv_table(rendered, "terminations.csv");
     assert_eq!(terminations.len(), 1 + 4);
@@ -906,6 +956,7 @@ fn odd_groups_and_long_names_do_not_break_rendering() {
     report.groups.push(RatingGroup {
         title: format!("Armies: <script>alert(1)</script>, {long}"),
         class: None,
+        pieces: None,
         players: Vec::new(),
         white_advantage_elo: f64::NAN,
         draw_parameter: f64::NAN,
@@ -941,6 +992,7 @@ fn odd_groups_and_long_names_do_not_break_rendering() {
     report.groups.push(RatingGroup {
         title: "Class 9: twenty players".into(),
         class: Some(9),
+        pieces: Some(1),
         players: many,
         white_advantage_elo: 20.0,
         draw_parameter: 0.5,
@@ -999,4 +1051,38 @@ fn rerendering_replaces_files_and_drops_stale_plots() {
         "stale plots remain"
     );
     assert!(!read(&second.html).contains("data:image/png"));
+}
+
+#[test]
+fn a_report_without_a_pawn_unit_says_why_and_shows_no_pawns() {
+    let mut report = example_report();
+    let note = "The pawn-odds matchup base-vs-pawn-odds-f2 (200 games) shows no pawn advantage: the side a pawn up \
+                scored 48.0% (at most 50%).";
+    report.calibration = Calibration {
+        elo_per_pawn: f64::NAN,
+        std_error: 20.0,
+        interval: Some((-40.0, 30.0)),
+        source: CalibrationSource::NoPawnAdvantage,
+        note: note.into(),
+    };
+    report.margin_elo = f64::NAN;
+    report.headlines.insert(0, format!("No pawn unit: {note}"));
+    for group in &mut report.groups {
+        for p in &mut group.players {
+            p.pawns = f64::NAN;
+            p.pawns_per_piece = f64::NAN;
+        }
+        for v in &mut group.pairs {
+            v.pawns = f64::NAN;
+            v.pawns_per_piece = f64::NAN;
+        }
+    }
+    let (_dir, rendered) = render_named(&report, "no-pawn-unit");
+    let text = html_text(&read(&rendered.html));
+    assert!(text.contains("No conversion from Elo to pawns"));
+    assert!(text.contains(&html_escape(note)));
+    assert!(!text.contains("NaN"));
+    let matchups = csv_table(&rendered, "matchups.csv");
+    let column = matchups[0].iter().position(|c| c == "calibration").unwrap();
+    assert_eq!(matchups[1][column], "no-pawn-advantage");
 }

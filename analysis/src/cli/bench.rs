@@ -202,6 +202,7 @@ fn bench_report(games: u64, dir: Option<&std::path::Path>) -> anyhow::Result<()>
         white_edge_elo: 20.0,
         opening_bias_elo: 60.0,
         pairs,
+        matchup_pairs: Vec::new(),
         seed: 1,
         chunk_games: 50_000,
     };

@@ -8,8 +8,10 @@
 //! first-move edge) gives each colour's value; the unit is the average
 //! piece (values are divided by their mean weighted by where pieces
 //! stood), so 1.20 reads "a piece on this colour is worth 20% more than a
-//! typical piece". Intervals come from a bootstrap over games, because the
-//! positions of one game are not independent.
+//! typical piece". Intervals come from a bootstrap over colour-swapped
+//! pairs (the positions of a game, and the games of a pair, are not
+//! independent), each replicate divided by its own unit: its own values
+//! weighted by where pieces stood in its own resample.
 //!
 //! The board heat map refines this per square: one feature per square seen
 //! from the owner's side (Black's squares mirrored onto White's), shrunk
@@ -23,12 +25,13 @@ use pocketlab_core::engine::{EvalParams, Evaluator};
 use pocketlab_core::variant::RegionMap;
 use pocketlab_core::{Color, MoveList, Position, Square, notation};
 use pocketlab_selfplay::Experiment;
-use polars::prelude::*;
 
-use super::build::{ReportError, f64s, game_moves, games_of, log_error, scan, strs, u64s};
 use super::model::{ColourValue, ColourValues};
-use crate::training::fit::{FitSettings, MIN_SUPPORT_GAMES, Sample, fit};
-use crate::training::samples::is_quiet;
+use super::read::{ReportError, log_error, pair_of_game, read_logged_games};
+use crate::quiet::is_quiet;
+use crate::stats::logistic::{
+    FitResult, FitSettings, MIN_SUPPORT_GAMES, Sample, fit, percentile_interval,
+};
 
 /// Plies at the start of a game left out: the opening is random and the
 /// armies are still symmetric.
@@ -81,45 +84,48 @@ fn fit_colours(positions: &[QuietPosition], map: &RegionMap, seed: u64) -> Colou
     };
     let colour_fit = (!samples.is_empty()).then(|| fit(&samples, &prior, &settings));
 
-    // Occupancy: pieces of both sides per colour, per position.
-    let mut occupancy = vec![0.0; n];
-    for p in positions {
-        for (sq, _) in p.pieces() {
-            occupancy[square_region[sq.index()]] += 1.0;
-        }
-    }
-    let sampled = positions.len().max(1) as f64;
-    occupancy.iter_mut().for_each(|o| *o /= sampled);
-    let total_occupancy: f64 = occupancy.iter().sum();
-    let unit = match &colour_fit {
-        Some(f) if total_occupancy > 0.0 => {
-            (0..n).map(|c| f.values[1 + c] * occupancy[c]).sum::<f64>() / total_occupancy
-        }
-        _ => PRIOR,
+    // Each colour's value in average pieces, and its interval from the
+    // replicates, each divided by its own unit.
+    let pair_index: HashMap<u64, usize> = colour_fit
+        .as_ref()
+        .map(|f| f.pairs.iter().enumerate().map(|(i, &p)| (p, i)).collect())
+        .unwrap_or_default();
+    let position_pair: Vec<usize> = positions
+        .iter()
+        .map(|p| pair_index.get(&pair_of_game(p.game)).copied().unwrap_or(0))
+        .collect();
+    let occupancy_of =
+        |draws: &[u32]| occupancy(positions, &position_pair, draws, &square_region, n);
+    let every_pair_once = vec![1; colour_fit.as_ref().map_or(0, |f| f.pairs.len())];
+    let occupancy = occupancy_of(&every_pair_once);
+    let relative = |values: &[f64], occupancy: &[f64]| relative_values(&values[1..], occupancy);
+    let (point, intervals) = match &colour_fit {
+        Some(f) => (
+            relative(&f.values, &occupancy),
+            replicate_intervals(f, |r| relative(&r.values, &occupancy_of(&r.draws)), n),
+        ),
+        None => (vec![f64::NAN; n], vec![(f64::NAN, f64::NAN); n]),
     };
-    let unit = if unit.abs() > 1e-9 { unit } else { PRIOR };
+    let unit = colour_fit
+        .as_ref()
+        .map_or(PRIOR, |f| unit_of(&f.values[1..], &occupancy));
 
     let colours = map
         .regions
         .iter()
         .enumerate()
-        .map(|(c, region)| {
-            let (value, interval) = match &colour_fit {
-                Some(f) => (
-                    f.values[1 + c] / unit,
-                    (f.intervals[1 + c].0 / unit, f.intervals[1 + c].1 / unit),
-                ),
-                None => (f64::NAN, (f64::NAN, f64::NAN)),
-            };
-            ColourValue {
-                letter: region.letter.to_string(),
-                name: region.name.clone(),
-                betza: region.betza.clone(),
-                squares: region.squares.count(),
-                occupancy: occupancy[c],
-                value,
-                interval,
-            }
+        .map(|(c, region)| ColourValue {
+            letter: region.letter.to_string(),
+            name: region.name.clone(),
+            betza: region.betza.clone(),
+            squares: region.squares.count(),
+            occupancy: occupancy[c],
+            value: point[c],
+            // A colour too rarely stood on has no interval (the fit only repeats its prior).
+            interval: match &colour_fit {
+                Some(f) if f.intervals[1 + c].0.is_finite() => intervals[c],
+                _ => (f64::NAN, f64::NAN),
+            },
         })
         .collect();
 
@@ -130,13 +136,7 @@ fn fit_colours(positions: &[QuietPosition], map: &RegionMap, seed: u64) -> Colou
             .collect(),
         None => vec![None; 64],
     };
-    let games = {
-        let mut ids: Vec<u64> = positions.iter().map(|p| p.game).collect();
-        ids.dedup();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.len() as u64
-    };
+    let games = colour_fit.as_ref().map_or(0, |f| f.games as u64);
     ColourValues {
         positions: positions.len() as u64,
         games,
@@ -144,6 +144,65 @@ fn fit_colours(positions: &[QuietPosition], map: &RegionMap, seed: u64) -> Colou
         map: map.rows.clone(),
         squares,
     }
+}
+
+/// Mean pieces of both sides per colour, per position, over a resample:
+/// each position weighs as often as its pair was drawn.
+fn occupancy(
+    positions: &[QuietPosition],
+    position_pair: &[usize],
+    draws: &[u32],
+    square_region: &[usize],
+    colours: usize,
+) -> Vec<f64> {
+    let mut occupancy = vec![0.0; colours];
+    let mut weight = 0.0;
+    for (p, &pair) in positions.iter().zip(position_pair) {
+        let w = f64::from(draws.get(pair).copied().unwrap_or(0));
+        weight += w;
+        for (sq, _) in p.pieces() {
+            occupancy[square_region[sq.index()]] += w;
+        }
+    }
+    occupancy.iter_mut().for_each(|o| *o /= weight.max(1.0));
+    occupancy
+}
+
+/// The unit: a piece's value averaged over where pieces stood.
+fn unit_of(values: &[f64], occupancy: &[f64]) -> f64 {
+    let total: f64 = occupancy.iter().sum();
+    let unit = if total > 0.0 {
+        values
+            .iter()
+            .zip(occupancy)
+            .map(|(v, o)| v * o)
+            .sum::<f64>()
+            / total
+    } else {
+        PRIOR
+    };
+    if unit.abs() > 1e-9 { unit } else { PRIOR }
+}
+
+/// Colour values in average pieces.
+fn relative_values(values: &[f64], occupancy: &[f64]) -> Vec<f64> {
+    let unit = unit_of(values, occupancy);
+    values.iter().map(|v| v / unit).collect()
+}
+
+/// 95% percentile intervals of a statistic of each replicate.
+fn replicate_intervals(
+    fit: &FitResult,
+    statistic: impl Fn(&crate::stats::logistic::Replicate) -> Vec<f64>,
+    colours: usize,
+) -> Vec<(f64, f64)> {
+    let draws: Vec<Vec<f64>> = fit.replicates.iter().map(statistic).collect();
+    (0..colours)
+        .map(|c| {
+            percentile_interval(draws.iter().map(|d| d[c]).collect(), 0.95)
+                .unwrap_or((f64::NAN, f64::NAN))
+        })
+        .collect()
 }
 
 /// Per-square values (owner's view), shrunk towards the colour values;
@@ -206,6 +265,7 @@ fn samples(
                 offset: 0.0,
                 result: p.result,
                 game: p.game,
+                pair: pair_of_game(p.game),
             }
         })
         .collect()
@@ -239,47 +299,27 @@ impl QuietPosition {
 
 /// Replays every logged game and keeps its quiet positions.
 fn quiet_positions(dirs: &[PathBuf], exp: &Experiment) -> Result<Vec<QuietPosition>, ReportError> {
-    let games = scan(dirs, "games")?
-        .select([col("game_id"), col("start_fen"), col("white_score")])
-        .collect()?;
-    let start_of: HashMap<u64, (String, f64)> = u64s(&games, "game_id")?
-        .into_iter()
-        .zip(
-            strs(&games, "start_fen")?
-                .into_iter()
-                .zip(f64s(&games, "white_score")?),
-        )
-        .collect();
-    let moves = scan(dirs, "moves")?;
-    if moves.clone().collect_schema()?.is_empty() {
-        return Ok(Vec::new());
-    }
-    let (ids, texts) = game_moves(moves)?;
     let eval = Evaluator::new(&exp.variant, &EvalParams::default());
     let royal = exp.variant.royal;
     let mut buffer = MoveList::new();
     let mut out = Vec::new();
-    for (id, plies) in games_of(&ids) {
-        if let Some((start, result)) = start_of.get(&id) {
-            let mut pos = Position::from_fen(&exp.variant, start)
-                .map_err(|e| log_error(&dirs[0], format!("game {id}: start position: {e}")))?;
-            for (ply, text) in texts[plies].iter().enumerate() {
-                if ply >= SKIP_PLIES
-                    && ply % SAMPLE_EVERY == 0
-                    && is_quiet(&pos, &eval, &mut buffer)
-                {
-                    let non_royal = |c: Color| (pos.pieces_of(c) & !pos.pieces(c, royal)).0;
-                    out.push(QuietPosition {
-                        white: non_royal(Color::White),
-                        black: non_royal(Color::Black),
-                        result: *result,
-                        game: id,
-                    });
-                }
-                let mv = notation::parse(&pos, text)
-                    .map_err(|e| log_error(&dirs[0], format!("game {id}, ply {}: {e}", ply + 1)))?;
-                pos = pos.after(mv);
+    for game in read_logged_games(dirs, None)? {
+        let id = game.id;
+        let mut pos = Position::from_fen(&exp.variant, &game.start)
+            .map_err(|e| log_error(&dirs[0], format!("game {id}: start position: {e}")))?;
+        for (ply, text) in game.moves.iter().enumerate() {
+            if ply >= SKIP_PLIES && ply % SAMPLE_EVERY == 0 && is_quiet(&pos, &eval, &mut buffer) {
+                let non_royal = |c: Color| (pos.pieces_of(c) & !pos.pieces(c, royal)).0;
+                out.push(QuietPosition {
+                    white: non_royal(Color::White),
+                    black: non_royal(Color::Black),
+                    result: game.white_score,
+                    game: id,
+                });
             }
+            let mv = notation::parse(&pos, text)
+                .map_err(|e| log_error(&dirs[0], format!("game {id}, ply {}: {e}", ply + 1)))?;
+            pos = pos.after(mv);
         }
     }
     Ok(out)
@@ -291,6 +331,58 @@ mod tests {
     use pocketlab_core::builtin;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    use crate::stats::logistic::Replicate;
+
+    /// Replicates whose values all move together (the scale's noise: every
+    /// value is a ratio to the same coefficient) leave the values in
+    /// average pieces unchanged: each replicate is divided by its own unit,
+    /// not the point estimate's, so the interval does not widen with noise
+    /// that cancels.
+    #[test]
+    fn each_replicate_is_divided_by_its_own_unit() {
+        let base = [0.0, 50.0, 100.0, 150.0];
+        let occupancy = [1.0, 2.0, 1.0];
+        let replicate = |factor: f64| Replicate {
+            values: base.iter().map(|v| v * factor).collect(),
+            scale: 0.004,
+            draws: vec![1],
+        };
+        let fit = FitResult {
+            values: base.to_vec(),
+            intervals: vec![(0.0, 0.0); 4],
+            scale: 0.004,
+            converged: true,
+            iterations: 3,
+            loss_before: 0.7,
+            loss_after: 0.6,
+            samples: 10,
+            games: 10,
+            pairs: vec![0],
+            replicates: (0..40)
+                .map(|i| replicate(0.6 + 0.02 * f64::from(i)))
+                .collect(),
+        };
+        let point = relative_values(&base[1..], &occupancy);
+        // The unit is (50 + 200 + 150)/4 = 100.
+        assert_eq!(point, [0.5, 1.0, 1.5]);
+        let own = replicate_intervals(&fit, |r| relative_values(&r.values[1..], &occupancy), 3);
+        for (c, (lo, hi)) in own.iter().enumerate() {
+            assert!(
+                (lo - point[c]).abs() < 1e-12 && (hi - point[c]).abs() < 1e-12,
+                "{own:?}"
+            );
+        }
+        // Divided by the point estimate's unit, the same replicates spread
+        // from 0.6 to 1.38 times the value.
+        let unit = unit_of(&base[1..], &occupancy);
+        let fixed = replicate_intervals(
+            &fit,
+            |r| r.values[1..].iter().map(|v| v / unit).collect(),
+            3,
+        );
+        assert!(fixed[1].1 - fixed[1].0 > 0.7, "{fixed:?}");
+    }
 
     /// Games whose results follow known colour values: the fit must find
     /// their order and, roughly, their ratios.

@@ -1,8 +1,19 @@
 //! Balance reports: from Parquet logs to verdicts, tables and plots.
+//!
+//! Reading the log ([`read`]) is kept apart from the statistics (the pawn
+//! unit, matchups, groups, balance, colours) and from their wording, and
+//! [`build`] puts the three together into the one [`Report`] every
+//! renderer reads.
 
+mod balance;
 pub mod build;
+mod calibration;
 mod colours;
+mod groups;
+mod matchups;
 pub mod model;
+pub(crate) mod read;
 pub mod render;
+mod wording;
 
 pub use model::Report;

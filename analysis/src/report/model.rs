@@ -24,16 +24,44 @@ pub struct ExperimentInfo {
     pub engines: Vec<String>,
 }
 
+/// Where the Elo value of a pawn came from.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum CalibrationSource {
+    /// From a pawn-odds matchup in the log; its error is carried into every
+    /// pawn interval and verdict.
+    Measured,
+    /// A pawn-odds matchup in which the side a pawn up did not score above
+    /// 50%: no positive unit, so no pawn figures and no equivalence claims.
+    NoPawnAdvantage,
+    /// A pawn-odds matchup that gives no unit at all (one side won every game).
+    Unmeasurable,
+    /// No pawn-odds matchup: Muller's 15% of score per pawn, taken as exact.
+    Assumed,
+}
+
 /// How Elo converts to pawns.
 #[derive(Clone, Debug, Serialize)]
 pub struct Calibration {
+    /// Elo per pawn (NaN when no positive unit was measured).
     pub elo_per_pawn: f64,
-    /// 95% interval of `elo_per_pawn`, when measured.
+    /// Its standard error (0 when assumed).
+    pub std_error: f64,
+    /// 95% interval of the Elo per pawn, when measured.
     pub interval: Option<(f64, f64)>,
-    /// `measured` (from a pawn-odds matchup in the log) or `assumed`.
-    pub source: String,
+    pub source: CalibrationSource,
     /// One sentence saying how the figure was obtained.
     pub note: String,
+}
+
+/// The model of a matchup's score.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreModel {
+    /// Colour-swapped pairs are the independent unit.
+    Pentanomial,
+    /// Games are (unpaired games in the log).
+    Trinomial,
 }
 
 /// One matchup's result from army A's point of view.
@@ -49,20 +77,31 @@ pub struct MatchupStats {
     /// Complete colour-swapped pairs, and their A half-point counts 0..=4.
     pub pairs: u64,
     pub pentanomial: [u64; 5],
-    /// `pentanomial` (pairs) or `trinomial` (unpaired games).
-    pub model: String,
+    pub model: ScoreModel,
     pub score: f64,
     pub score_interval: (f64, f64),
-    /// A minus B in Elo, with its 95% interval.
+    /// A minus B in Elo, with its 95% interval and standard error.
     pub elo: f64,
     pub elo_interval: (f64, f64),
+    pub elo_std_error: f64,
+    /// Pieces the two armies exchange (two knights become bishops: 2), when
+    /// they differ in nothing else.
+    pub pieces: Option<u32>,
+    /// A minus B in pawns for the armies, with its 95% interval (the pawn
+    /// unit's uncertainty included: Fieller).
     pub pawns: f64,
     pub pawns_interval: (f64, f64),
+    /// The same per piece exchanged (NaN when `pieces` is unknown).
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_interval: (f64, f64),
     /// Likelihood that A is stronger.
     pub los: f64,
     /// White's score within this matchup (colours are balanced by design).
     pub white_score: f64,
     pub sprt: Option<SprtOutcome>,
+    /// The SPRT stopped this matchup once decided: its fixed-sample
+    /// intervals and verdicts are conditional on stopping.
+    pub stopped_early: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -70,6 +109,13 @@ pub struct SprtOutcome {
     pub llr: f64,
     /// `H0`, `H1` or `continue`.
     pub decision: String,
+}
+
+impl SprtOutcome {
+    /// Whether the test accepted a hypothesis (and so stopped the matchup).
+    pub fn decided(&self) -> bool {
+        matches!(self.decision.as_str(), "H0" | "H1")
+    }
 }
 
 /// A piece's (or army's) rating within a group.
@@ -81,8 +127,12 @@ pub struct PlayerRating {
     pub label: String,
     pub elo: f64,
     pub elo_interval: (f64, f64),
+    /// In pawns for the army, and per piece exchanged (when the group's
+    /// matchups all exchange the same number of pieces).
     pub pawns: f64,
     pub pawns_interval: (f64, f64),
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_interval: (f64, f64),
     pub games: u64,
 }
 
@@ -100,22 +150,34 @@ pub enum VerdictKind {
 pub struct PairVerdict {
     pub a: String,
     pub b: String,
-    /// A minus B, Elo and pawns, with 95% intervals.
+    /// A minus B in Elo for the armies, with its 95% interval.
     pub elo: f64,
     pub elo_interval: (f64, f64),
+    /// Pieces the matchup exchanges (`None`: the armies differ in more, and
+    /// are compared whole).
+    pub pieces: Option<u32>,
+    /// A minus B in pawns for the armies and per piece, with 95% intervals
+    /// that carry the pawn unit's uncertainty. The margin applies per piece.
     pub pawns: f64,
     pub pawns_interval: (f64, f64),
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_interval: (f64, f64),
     pub games: u64,
     pub pairs: u64,
     pub kind: VerdictKind,
-    /// The verdict in plain words, e.g. "equivalent within ±0.25 pawns" or
-    /// "N is stronger by 0.31 pawns (0.12 to 0.50)" or "not enough games:
-    /// about 400 more pairs needed".
+    /// The verdict in plain words, e.g. "equivalent within ±0.25 pawns per
+    /// piece" or "N is stronger by 0.31 pawns per piece (0.12 to 0.50)" or
+    /// "not enough games: about 400 more pairs needed".
     pub text: String,
-    /// Holm-corrected decision inputs.
+    /// Unadjusted p-values (the verdict is Holm-corrected within the group).
     pub tost_p: f64,
     pub difference_p: f64,
     pub more_pairs_needed: Option<u64>,
+    /// Inconclusive, and more pairs of this matchup cannot settle it while
+    /// the pawn unit is this uncertain: play more pawn-odds pairs.
+    pub more_calibration_needed: bool,
+    /// The matchup was stopped by the SPRT: conditional on stopping.
+    pub stopped_early: bool,
 }
 
 /// Players rated together: a class of pieces, or any connected set of armies.
@@ -124,6 +186,8 @@ pub struct RatingGroup {
     /// `Class 3: rook, nightrider, super bishop` or `Armies: a, b, c`.
     pub title: String,
     pub class: Option<u8>,
+    /// Pieces every matchup of the group exchanges, when they agree.
+    pub pieces: Option<u32>,
     pub players: Vec<PlayerRating>,
     /// Bradley-Terry fit terms.
     pub white_advantage_elo: f64,
@@ -164,7 +228,7 @@ pub struct LengthStats {
 }
 
 /// How often each piece type takes part in pocket moves, over all games.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct PieceUse {
     pub letter: String,
     pub name: String,
@@ -221,7 +285,8 @@ pub struct Report {
     /// The headline verdicts in plain words, most important first.
     pub headlines: Vec<String>,
     pub calibration: Calibration,
-    /// The equivalence margin in pawns and in Elo.
+    /// The equivalence margin in pawns per piece, and in Elo per piece at
+    /// the point calibration (NaN without a positive pawn unit).
     pub margin_pawns: f64,
     pub margin_elo: f64,
     pub matchups: Vec<MatchupStats>,

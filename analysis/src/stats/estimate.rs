@@ -205,6 +205,55 @@ pub(crate) fn summarize_discrete(
     })
 }
 
+/// A mean over observations that come in independent clusters (the two
+/// games of a colour-swapped pair share their opening, so a pair, not a
+/// game, is the independent unit), with the cluster-robust standard error
+/// of the ratio estimator.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusteredMean {
+    /// `Σ sums / Σ counts`.
+    pub mean: f64,
+    /// Cluster-robust standard error (Cameron & Miller 2015, with the
+    /// `G/(G-1)` small-sample factor): treats clusters, not observations,
+    /// as independent, so correlated observations within a cluster are not
+    /// counted as separate evidence.
+    pub std_error: f64,
+    /// `mean ± z·std_error`.
+    pub interval: Interval,
+    /// Clusters, and observations over all clusters.
+    pub clusters: u64,
+    pub observations: u64,
+}
+
+/// The mean of clustered observations: each cluster gives `(sum of its
+/// observations, number of them)`. `None` without observations; the
+/// standard error needs two clusters (NaN with one).
+pub fn clustered_mean(clusters: &[(f64, u64)], level: ConfidenceLevel) -> Option<ClusteredMean> {
+    let observations: u64 = clusters.iter().map(|c| c.1).sum();
+    if observations == 0 {
+        return None;
+    }
+    let total = observations as f64;
+    let mean = clusters.iter().map(|c| c.0).sum::<f64>() / total;
+    let g = clusters.iter().filter(|c| c.1 > 0).count() as f64;
+    let residuals: f64 = clusters
+        .iter()
+        .map(|&(sum, n)| (sum - mean * n as f64).powi(2))
+        .sum();
+    let std_error = if g > 1.0 {
+        (g / (g - 1.0) * residuals).sqrt() / total
+    } else {
+        f64::NAN
+    };
+    Some(ClusteredMean {
+        mean,
+        std_error,
+        interval: Interval::symmetric(mean, level.z() * std_error),
+        clusters: g as u64,
+        observations,
+    })
+}
+
 /// Normalized Elo per unit of per-game t-value: `800 / ln 10`.
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
@@ -243,6 +292,66 @@ mod tests {
         assert!((ConfidenceLevel::NINETY_FIVE.z() - 1.959_964).abs() < 1e-5);
         let l90 = ConfidenceLevel::new(0.90).unwrap();
         assert!((l90.z() - 1.644_854).abs() < 1e-5);
+    }
+
+    #[test]
+    fn clustered_mean_known_answer() {
+        // Pairs scoring 2, 0.5 and 1.5 points of 2: mean 4/6; residuals
+        // (sum - mean·2)², se = sqrt(3/2 · Σ residuals)/6.
+        let m = clustered_mean(
+            &[(2.0, 2), (0.5, 2), (1.5, 2)],
+            ConfidenceLevel::NINETY_FIVE,
+        )
+        .unwrap();
+        assert!((m.mean - 4.0 / 6.0).abs() < 1e-12);
+        let residuals = (2.0f64 - 4.0 / 3.0).powi(2)
+            + (0.5f64 - 4.0 / 3.0).powi(2)
+            + (1.5f64 - 4.0 / 3.0).powi(2);
+        assert!((m.std_error - (1.5 * residuals).sqrt() / 6.0).abs() < 1e-12);
+        assert_eq!((m.clusters, m.observations), (3, 6));
+        assert!(clustered_mean(&[], ConfidenceLevel::NINETY_FIVE).is_none());
+        assert!(
+            clustered_mean(&[(1.0, 2)], ConfidenceLevel::NINETY_FIVE)
+                .unwrap()
+                .std_error
+                .is_nan()
+        );
+    }
+
+    /// White's score when both games of a pair share an opening that
+    /// favours White or Black: the per-pair interval holds its level, a
+    /// per-game interval (games taken as independent) does not.
+    #[test]
+    fn clustered_interval_covers_correlated_pairs() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (truth, bias, pairs, runs) = (0.55, 0.3, 300, 2000);
+        let level = ConfidenceLevel::NINETY_FIVE;
+        let (mut by_pair, mut by_game) = (0, 0);
+        for _ in 0..runs {
+            let clusters: Vec<(f64, u64)> = (0..pairs)
+                .map(|_| {
+                    let p = truth + if rng.random::<bool>() { bias } else { -bias };
+                    let game = |rng: &mut rand_chacha::ChaCha8Rng| {
+                        if rng.random::<f64>() < p { 1.0 } else { 0.0 }
+                    };
+                    (game(&mut rng) + game(&mut rng), 2)
+                })
+                .collect();
+            let m = clustered_mean(&clusters, level).unwrap();
+            by_pair += i32::from(m.interval.contains(truth));
+            let games = 2.0 * f64::from(pairs);
+            let sd = (m.mean * (1.0 - m.mean) / games).sqrt();
+            by_game += i32::from(Interval::symmetric(m.mean, level.z() * sd).contains(truth));
+        }
+        let rate = |n: i32| f64::from(n) / f64::from(runs);
+        eprintln!(
+            "White's score, 95% interval: over pairs covers {}, over games {} ({runs} runs)",
+            rate(by_pair),
+            rate(by_game)
+        );
+        assert!(rate(by_pair) >= 0.94, "per-pair coverage {}", rate(by_pair));
+        assert!(rate(by_game) < 0.925, "per-game coverage {}", rate(by_game));
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //!
 //! * **Elo scale** ([`elo`]): logistic Elo, 400 points per factor of 10 in
 //!   odds — the scale of cutechess, fastchess, Ordo and fishtest — so results
-//!   read like engine-testing results. Pawn units come from a
-//!   [`PawnCalibration`] (Muller's ~15% score per pawn by default, or measured
-//!   from a pawn-odds match with its interval carried along).
+//!   read like engine-testing results.
+//! * **Pawns** ([`pawns`]): one pawn is worth a [`PawnUnit`] of Elo, measured
+//!   from a pawn-odds match (Muller's method) or assumed (Muller's ~15% of
+//!   score per pawn). A measured unit's error is carried into every pawn
+//!   interval and test by Fieller's theorem, so they hold their error rates
+//!   for any calibration size.
 //! * **Score models** ([`trinomial`], [`pentanomial`]): a multinomial over
 //!   the per-sample score with a normal-approximation interval. Self-play
 //!   uses colour-swapped pairs on the same opening, so the *pair* is the
@@ -22,8 +25,13 @@
 //!   information (a small Cholesky solver), or a seeded parametric bootstrap.
 //! * **Balance verdicts** ([`equivalence`]): "not significantly different"
 //!   is not evidence of balance, so equivalence is tested with TOST against a
-//!   margin (default a quarter pawn), with Holm–Bonferroni across the
-//!   comparisons of a class and a sample-size estimate when inconclusive.
+//!   margin in pawns per piece exchanged (default a quarter pawn), with
+//!   Holm–Bonferroni across the comparisons of a class and a sample-size
+//!   plan when inconclusive.
+//! * **Fits of results on features** ([`logistic`]): a regularised logistic
+//!   regression (Texel tuning, colour values) fitted jointly with its scale
+//!   to convergence, with a bootstrap over colour-swapped pairs that refits
+//!   everything in each replicate.
 //!
 //! The self-play runner's stopping rule (the SPRT) lives in
 //! `pocketlab_selfplay::sprt`, which cannot depend on this crate.
@@ -33,6 +41,8 @@ pub mod elo;
 pub mod equivalence;
 pub mod estimate;
 pub(crate) mod linalg;
+pub mod logistic;
+pub mod pawns;
 pub mod pentanomial;
 pub mod trinomial;
 
@@ -43,14 +53,15 @@ pub use bradley_terry::{
     Anchor, BootstrapFit, FitError, FitOptions, Game, GameResult, PairRecord, RatingDifference,
     RatingFit, bootstrap, fit, fit_games,
 };
-pub use elo::{
-    CalibrationEstimate, EloError, PawnCalibration, calibrate_from_pawn_odds, elo_to_score,
-    score_to_elo,
-};
+pub use elo::{EloError, elo_to_score, score_to_elo};
 pub use equivalence::{
-    DifferenceEstimate, EloEstimate, EquivalenceError, EquivalenceOutcome, EquivalenceTest, Margin,
-    Side, Verdict, holm_bonferroni,
+    DifferenceEstimate, EquivalenceError, EquivalenceOutcome, EquivalenceTest, Plan, Side, Verdict,
+    holm_bonferroni,
 };
-pub use estimate::{ConfidenceLevel, Interval, InvalidLevel, SampleError, ScoreSummary};
+pub use estimate::{
+    ClusteredMean, ConfidenceLevel, Interval, InvalidLevel, SampleError, ScoreSummary,
+    clustered_mean,
+};
+pub use pawns::{PawnOdds, PawnOddsError, PawnUnit, calibrate_from_pawn_odds};
 pub use pentanomial::{InvalidPairScore, Pentanomial};
 pub use trinomial::{Outcome, Trinomial};

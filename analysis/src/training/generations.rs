@@ -18,8 +18,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::config::TrainingFile;
-use super::fit::{FitSettings, fit};
 use super::samples::{FeatureSpace, samples_from_log};
+use crate::stats::logistic::{FitSettings, fit};
 
 /// One learned value with its bootstrap interval (centipawns).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -45,6 +45,10 @@ pub struct GenerationFit {
     pub pocket: BTreeMap<String, LearnedValue>,
     /// Largest change of a board value from the previous generation, in pawns.
     pub largest_change_pawns: f64,
+    /// Whether the fit itself reached its optimum (records written before
+    /// the fit had a tolerance read as not converged).
+    #[serde(default)]
+    pub fit_converged: bool,
 }
 
 /// The whole run's outcome.
@@ -64,6 +68,12 @@ fn write_whole(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(&tmp, text).with_context(|| tmp.display().to_string())?;
     std::fs::rename(&tmp, path).with_context(|| path.display().to_string())?;
     Ok(())
+}
+
+/// Training has converged when a generation's fit reached its own optimum
+/// and moved no value by more than the tolerance from the one before.
+fn settled(fit: &GenerationFit, file: &TrainingFile, g: u32) -> bool {
+    g > 0 && fit.fit_converged && fit.largest_change_pawns < file.tolerance_pawns
 }
 
 fn generation_dir(root: &Path, g: u32) -> PathBuf {
@@ -204,7 +214,7 @@ pub fn train(
         if fit_path.exists() && next_params.exists() {
             let fit: GenerationFit = toml::from_str(&std::fs::read_to_string(&fit_path)?)
                 .with_context(|| format!("{}: damaged generation record", fit_path.display()))?;
-            converged = fit.largest_change_pawns < file.tolerance_pawns && g > 0;
+            converged = settled(&fit, file, g);
             fits.push(fit);
             params_path = next_params;
             if converged {
@@ -269,17 +279,35 @@ pub fn train(
             samples.extend(more);
         }
         // Game ids repeat across generations and the bootstrap resamples
-        // games: key each sample by (generation, game id), numbered in that
-        // order, without assuming anything of the id's bits.
-        let keys: std::collections::BTreeSet<(u32, u64)> = sources
-            .iter()
-            .zip(&samples)
-            .map(|(&g, s)| (g, s.game))
-            .collect();
-        let number: std::collections::HashMap<(u32, u64), u64> =
-            keys.into_iter().zip(0..).collect();
-        for (s, &earlier) in samples.iter_mut().zip(&sources) {
-            s.game = number[&(earlier, s.game)];
+        // pairs: key each sample's game and pair by (generation, id),
+        // numbered in that order, without assuming anything of the id's bits.
+        let renumber = |ids: Vec<(u32, u64)>| -> Vec<u64> {
+            let number: std::collections::HashMap<(u32, u64), u64> = ids
+                .iter()
+                .copied()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .zip(0..)
+                .collect();
+            ids.iter().map(|k| number[k]).collect()
+        };
+        let games = renumber(
+            sources
+                .iter()
+                .zip(&samples)
+                .map(|(&g, s)| (g, s.game))
+                .collect(),
+        );
+        let pairs = renumber(
+            sources
+                .iter()
+                .zip(&samples)
+                .map(|(&g, s)| (g, s.pair))
+                .collect(),
+        );
+        for ((s, game), pair) in samples.iter_mut().zip(games).zip(pairs) {
+            s.game = game;
+            s.pair = pair;
         }
         anyhow::ensure!(
             !samples.is_empty(),
@@ -315,6 +343,7 @@ pub fn train(
             board: (0..n).map(|i| (letter(i), learned(i))).collect(),
             pocket: (n..2 * n).map(|i| (letter(i), learned(i))).collect(),
             largest_change_pawns,
+            fit_converged: result.converged,
         };
         let mut next = params.clone();
         for (l, v) in &record.board {
@@ -337,9 +366,10 @@ pub fn train(
                 largest_change_pawns
             );
         }
+        let done = settled(&record, file, g);
         fits.push(record);
         params_path = next_params;
-        if g > 0 && largest_change_pawns < file.tolerance_pawns {
+        if done {
             converged = true;
             break;
         }

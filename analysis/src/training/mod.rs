@@ -3,7 +3,6 @@
 //! they imply for the class table.
 
 pub mod config;
-pub mod fit;
 pub mod generations;
 pub mod samples;
 pub mod summary;

@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use pocketlab_core::engine::{Evaluator, see};
-use pocketlab_core::{Color, Move, MoveList, PieceType, Position, Variant};
+use pocketlab_core::engine::Evaluator;
+use pocketlab_core::{Color, MoveList, PieceType, Position, Variant};
 use pocketlab_selfplay::log::{read_games, read_moves};
 
-use super::fit::Sample;
+use crate::quiet::is_quiet;
+use crate::report::read::pair_of_game;
+use crate::stats::logistic::Sample;
 
 /// The features the values are fitted to: one board count and one pocket
 /// count (White minus Black) per non-royal piece type.
@@ -56,20 +58,6 @@ impl FeatureSpace {
     }
 }
 
-/// A position is quiet when the side to move is not in check and has no
-/// capture or promotion that wins material by static exchange.
-pub(crate) fn is_quiet(pos: &Position<'_>, eval: &Evaluator, buffer: &mut MoveList) -> bool {
-    if pos.is_check() {
-        return false;
-    }
-    buffer.clear();
-    pos.tactical_moves(buffer);
-    !buffer.iter().any(|&m| match m {
-        Move::PocketIn { .. } | Move::Promotion { .. } => true,
-        _ => see(pos, eval, m) > 0,
-    })
-}
-
 /// Quiet logged positions of `log`, with features, offsets and results.
 pub fn samples_from_log(
     log: &Path,
@@ -106,6 +94,7 @@ pub fn samples_from_log(
             offset: white_view - material,
             result,
             game: m.game_id,
+            pair: pair_of_game(m.game_id),
         });
     }
     Ok(out)

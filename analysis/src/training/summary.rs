@@ -79,7 +79,18 @@ pub fn summarize(
             r.groups
                 .iter()
                 .filter(|g| g.class.is_some())
-                .flat_map(|g| g.players.iter().map(|p| (p.name.clone(), p.pawns)))
+                // Per piece, as learned values are (a class matchup exchanges two pieces
+                // on the knights' or rooks' squares).
+                .flat_map(|g| {
+                    g.players.iter().map(|p| {
+                        let per_piece = if p.pawns_per_piece.is_finite() {
+                            p.pawns_per_piece
+                        } else {
+                            p.pawns
+                        };
+                        (p.name.clone(), per_piece)
+                    })
+                })
         })
         .collect();
     for p in &mut pieces {

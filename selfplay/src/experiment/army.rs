@@ -13,6 +13,9 @@ pub struct Army {
     pub replace: Vec<(PieceType, PieceType)>,
     /// Squares emptied, from this side's view (White's coordinates, mirrored for Black).
     pub remove: Vec<Square>,
+    /// Pieces put on given squares (this side's view) in place of the
+    /// piece standing there: one knight of two becomes a bishop.
+    pub place: Vec<(Square, PieceType)>,
     pub pocket: Vec<PieceType>,
     pub engine: EngineSettings,
 }
@@ -24,18 +27,24 @@ impl Army {
             name: name.to_owned(),
             replace: Vec::new(),
             remove: Vec::new(),
+            place: Vec::new(),
             pocket: Vec::new(),
             engine,
         }
     }
 
-    /// A short description for logs and reports: `N->I, -f2, +[P]`.
+    /// A short description for logs and reports: `N->I, b1=B, -f2, +[P]`.
     pub fn describe(&self, variant: &Variant) -> String {
         let mut parts: Vec<String> = self
             .replace
             .iter()
             .map(|&(a, b)| format!("{}->{}", variant.letter(a), variant.letter(b)))
             .collect();
+        parts.extend(
+            self.place
+                .iter()
+                .map(|&(s, t)| format!("{s}={}", variant.letter(t))),
+        );
         parts.extend(self.remove.iter().map(|s| format!("-{s}")));
         if !self.pocket.is_empty() {
             parts.push(format!(
@@ -61,6 +70,12 @@ impl Army {
         if self.remove.contains(&own_view) {
             return None;
         }
+        if let Some(&(_, kind)) = self.place.iter().find(|(s, _)| *s == own_view) {
+            return Some(Piece {
+                color: piece.color,
+                kind,
+            });
+        }
         let kind = self
             .replace
             .iter()
@@ -71,6 +86,36 @@ impl Army {
             kind,
         })
     }
+}
+
+/// How many pieces two armies exchange: the squares (each side's own view)
+/// whose start pieces differ, when the armies differ in nothing else (the
+/// same squares occupied, the same pocket). `None` when they differ in more
+/// than exchanged pieces (removed pawns, pockets) or in no piece at all
+/// (armies that differ only in their engine). A report divides the armies'
+/// difference by it for a per-piece figure.
+pub fn pieces_exchanged(variant: &Variant, a: &Army, b: &Army) -> Option<u32> {
+    let sorted = |pocket: &[PieceType]| {
+        let mut p = pocket.to_vec();
+        p.sort_by_key(|t| variant.letter(*t));
+        p
+    };
+    if sorted(&a.pocket) != sorted(&b.pocket) {
+        return None;
+    }
+    let base = Position::start(variant);
+    let mut exchanged = 0;
+    for sq in Square::all() {
+        let Some(piece) = base.piece_at(sq).filter(|p| p.color == Color::White) else {
+            continue;
+        };
+        match (a.transform(piece, sq), b.transform(piece, sq)) {
+            (Some(x), Some(y)) if x.kind != y.kind => exchanged += 1,
+            (Some(_), Some(_)) | (None, None) => {}
+            _ => return None,
+        }
+    }
+    (exchanged > 0).then_some(exchanged)
 }
 
 /// The start FEN with `white`'s army for White and `black`'s for Black.

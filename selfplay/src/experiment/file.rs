@@ -137,6 +137,11 @@ pub enum GeneratorFile {
         /// The letter whose squares receive the class's pieces (default: the
         /// first class member found in the start position).
         slots: Option<String>,
+        /// Which of the slot piece's squares (White's view, mirrored for
+        /// Black) receive them: `["b1"]` exchanges one knight, not both,
+        /// so a piece is measured without pair effects. Default: all.
+        #[serde(default)]
+        squares: Vec<String>,
     },
     /// Army `a` against army `b`.
     Imbalance { a: String, b: String },

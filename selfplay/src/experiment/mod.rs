@@ -22,7 +22,7 @@ use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Position, Square, Variant};
 
-pub use army::{Army, start_fen};
+pub use army::{Army, pieces_exchanged, start_fen};
 use file::{EngineFile, ExperimentFile};
 
 use crate::files::read_text;
@@ -311,8 +311,12 @@ impl Experiment {
         }
 
         let openings = openings(&cx, &f, &variant)?;
-        let transforms =
-            |a: &Army| !a.replace.is_empty() || !a.remove.is_empty() || !a.pocket.is_empty();
+        let transforms = |a: &Army| {
+            !a.replace.is_empty()
+                || !a.remove.is_empty()
+                || !a.place.is_empty()
+                || !a.pocket.is_empty()
+        };
         if variant.rules.potential.is_some() && armies.iter().any(transforms) {
             return Err(cx.err(
                 "armies",
@@ -601,6 +605,7 @@ fn army_from_file(
         name: name.to_owned(),
         replace,
         remove,
+        place: Vec::new(),
         pocket,
         engine,
     })

@@ -1,13 +1,17 @@
 //! The report's tables for machines (`tables/*.csv`): raw numbers at full
-//! precision, one header row, RFC 4180 quoting, missing numbers as empty
-//! cells. Column names are stable; scripts may depend on them.
+//! precision, one header row (the row types' field names, through serde),
+//! RFC 4180 quoting by the `csv` crate, missing numbers as empty cells.
+//! Column names are stable; scripts may depend on them.
 
 use std::path::{Path, PathBuf};
 
-use super::super::model::{Report, VerdictKind};
+use serde::{Serialize, Serializer};
+
+use super::super::model::{
+    CalibrationSource, MatchupStats, PairVerdict, Report, ScoreModel, VerdictKind,
+};
 use super::error::RenderError;
 use super::files::{remove_stale, write_atomic};
-use super::format::csv_number as num;
 
 /// Writes every table and returns their paths. The six balance tables are
 /// always written (header only when empty); the training tables only for
@@ -16,27 +20,41 @@ use super::format::csv_number as num;
 pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, RenderError> {
     let training = report.training.is_some();
     let colours = report.colour_values.is_some();
-    let tables = [
-        ("matchups", Some(matchups(report))),
-        ("ratings", Some(ratings(report))),
-        ("verdicts", Some(verdicts(report))),
-        ("terminations", Some(terminations(report))),
-        ("lengths", Some(lengths(report))),
-        ("pocket_use", Some(pocket_use(report))),
-        ("colour_values", colours.then(|| colour_values(report))),
-        ("square_values", colours.then(|| square_values(report))),
-        ("learned_values", training.then(|| learned_values(report))),
+    type Table = Option<Result<Vec<u8>, csv::Error>>;
+    let tables: [(&str, Table); 10] = [
+        ("matchups", Some(table(&matchups(report)))),
+        ("ratings", Some(table(&ratings(report)))),
+        ("verdicts", Some(table(&verdicts(report)))),
+        ("terminations", Some(table(&terminations(report)))),
+        ("lengths", Some(table(&lengths(report)))),
+        ("pocket_use", Some(table(&report.pocket_use))),
+        (
+            "colour_values",
+            colours.then(|| table(&colour_values(report))),
+        ),
+        (
+            "square_values",
+            colours.then(|| table(&square_values(report))),
+        ),
+        (
+            "learned_values",
+            training.then(|| table(&learned_values(report))),
+        ),
         (
             "training_history",
-            training.then(|| training_history(report)),
+            training.then(|| table(&training_history(report))),
         ),
     ];
     let mut paths = Vec::with_capacity(tables.len());
-    for (name, rows) in tables {
+    for (name, bytes) in tables {
         let path = dir.join(format!("{name}.csv"));
-        match rows {
-            Some(rows) => {
-                write_atomic(&path, to_csv(&rows).as_bytes())?;
+        match bytes {
+            Some(bytes) => {
+                let bytes = bytes.map_err(|e| RenderError::Table {
+                    path: path.clone(),
+                    reason: e.to_string(),
+                })?;
+                write_atomic(&path, &bytes)?;
                 paths.push(path);
             }
             None => remove_stale(&path)?,
@@ -45,320 +63,415 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
     Ok(paths)
 }
 
-type Rows = Vec<Vec<String>>;
-
-fn header(names: &[&str]) -> Vec<String> {
-    names.iter().map(|s| (*s).to_owned()).collect()
-}
-
-fn matchups(report: &Report) -> Rows {
-    let mut rows = vec![header(&[
-        "name",
-        "a",
-        "b",
-        "games",
-        "a_wins",
-        "draws",
-        "b_wins",
-        "pairs",
-        "penta_0",
-        "penta_1",
-        "penta_2",
-        "penta_3",
-        "penta_4",
-        "model",
-        "score",
-        "score_lo",
-        "score_hi",
-        "elo",
-        "elo_lo",
-        "elo_hi",
-        "pawns",
-        "pawns_lo",
-        "pawns_hi",
-        "los",
-        "white_score",
-        "sprt_llr",
-        "sprt_decision",
-    ])];
-    for m in &report.matchups {
-        let mut row = vec![
-            m.name.clone(),
-            m.a.clone(),
-            m.b.clone(),
-            m.games.to_string(),
-            m.a_wins.to_string(),
-            m.draws.to_string(),
-            m.b_wins.to_string(),
-            m.pairs.to_string(),
-        ];
-        row.extend(m.pentanomial.iter().map(u64::to_string));
-        row.extend([
-            m.model.clone(),
-            num(m.score),
-            num(m.score_interval.0),
-            num(m.score_interval.1),
-            num(m.elo),
-            num(m.elo_interval.0),
-            num(m.elo_interval.1),
-            num(m.pawns),
-            num(m.pawns_interval.0),
-            num(m.pawns_interval.1),
-            num(m.los),
-            num(m.white_score),
-            m.sprt.as_ref().map_or(String::new(), |s| num(s.llr)),
-            m.sprt
-                .as_ref()
-                .map_or(String::new(), |s| s.decision.clone()),
-        ]);
-        rows.push(row);
+/// Rows as CSV, the header from the row type's field names (also for an
+/// empty table: serde names the fields only while serializing a record).
+fn table<R: Serialize + Default>(rows: &[R]) -> Result<Vec<u8>, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    if rows.is_empty() {
+        let mut probe = csv::Writer::from_writer(Vec::new());
+        probe.serialize(R::default())?;
+        let text = probe.into_inner().map_err(|e| e.into_error())?;
+        let header_end = text
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |i| i + 1);
+        return Ok(text[..header_end].to_vec());
     }
-    rows
-}
-
-fn ratings(report: &Report) -> Rows {
-    let mut rows = vec![header(&[
-        "group", "class", "player", "label", "elo", "elo_lo", "elo_hi", "pawns", "pawns_lo",
-        "pawns_hi", "games",
-    ])];
-    for g in &report.groups {
-        for p in &g.players {
-            rows.push(vec![
-                g.title.clone(),
-                g.class.map_or(String::new(), |c| c.to_string()),
-                p.name.clone(),
-                p.label.clone(),
-                num(p.elo),
-                num(p.elo_interval.0),
-                num(p.elo_interval.1),
-                num(p.pawns),
-                num(p.pawns_interval.0),
-                num(p.pawns_interval.1),
-                p.games.to_string(),
-            ]);
-        }
+    for row in rows {
+        writer.serialize(row)?;
     }
-    rows
+    Ok(writer.into_inner().map_err(|e| e.into_error())?)
 }
 
-fn verdicts(report: &Report) -> Rows {
-    let mut rows = vec![header(&[
-        "group",
-        "a",
-        "b",
-        "verdict",
-        "text",
-        "elo",
-        "elo_lo",
-        "elo_hi",
-        "pawns",
-        "pawns_lo",
-        "pawns_hi",
-        "games",
-        "pairs",
-        "tost_p",
-        "difference_p",
-        "more_pairs_needed",
-    ])];
-    for g in &report.groups {
-        for v in &g.pairs {
-            let kind = match v.kind {
-                VerdictKind::Equivalent => "equivalent",
-                VerdictKind::Different => "different",
-                VerdictKind::Inconclusive => "inconclusive",
-            };
-            rows.push(vec![
-                g.title.clone(),
-                v.a.clone(),
-                v.b.clone(),
-                kind.to_owned(),
-                v.text.clone(),
-                num(v.elo),
-                num(v.elo_interval.0),
-                num(v.elo_interval.1),
-                num(v.pawns),
-                num(v.pawns_interval.0),
-                num(v.pawns_interval.1),
-                v.games.to_string(),
-                v.pairs.to_string(),
-                num(v.tost_p),
-                num(v.difference_p),
-                v.more_pairs_needed.map_or(String::new(), |n| n.to_string()),
-            ]);
-        }
-    }
-    rows
-}
+/// A number for machines: full precision, an empty cell when not finite.
+#[derive(Clone, Copy, Debug, Default)]
+struct Num(f64);
 
-fn terminations(report: &Report) -> Rows {
-    let total: u64 = report.balance.terminations.iter().map(|(_, n)| *n).sum();
-    let mut rows = vec![header(&["termination", "games", "share"])];
-    for (name, n) in &report.balance.terminations {
-        let share = if total == 0 {
-            f64::NAN
+impl Serialize for Num {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_finite() {
+            s.serialize_f64(self.0)
         } else {
-            *n as f64 / total as f64
-        };
-        rows.push(vec![name.clone(), n.to_string(), num(share)]);
+            s.serialize_none()
+        }
     }
-    rows
 }
 
-fn lengths(report: &Report) -> Rows {
-    let mut rows = vec![header(&["from_ply", "to_ply", "games"])];
-    for (from, to, n) in &report.balance.length.histogram {
-        rows.push(vec![from.to_string(), to.to_string(), n.to_string()]);
-    }
-    rows
+#[derive(Serialize, Default)]
+struct MatchupRow<'a> {
+    name: &'a str,
+    a: &'a str,
+    b: &'a str,
+    games: u64,
+    a_wins: u64,
+    draws: u64,
+    b_wins: u64,
+    pairs: u64,
+    penta_0: u64,
+    penta_1: u64,
+    penta_2: u64,
+    penta_3: u64,
+    penta_4: u64,
+    model: Option<ScoreModel>,
+    score: Num,
+    score_lo: Num,
+    score_hi: Num,
+    elo: Num,
+    elo_lo: Num,
+    elo_hi: Num,
+    elo_se: Num,
+    pieces: Option<u32>,
+    pawns: Num,
+    pawns_lo: Num,
+    pawns_hi: Num,
+    pawns_per_piece: Num,
+    pawns_per_piece_lo: Num,
+    pawns_per_piece_hi: Num,
+    los: Num,
+    white_score: Num,
+    sprt_llr: Option<Num>,
+    sprt_decision: Option<&'a str>,
+    stopped_early: bool,
+    calibration: Option<CalibrationSource>,
 }
 
-fn pocket_use(report: &Report) -> Rows {
-    let mut rows = vec![header(&[
-        "letter",
-        "name",
-        "pocket_ins",
-        "mutated_from",
-        "mutated_into",
-        "promoted_into",
-        "drops",
-    ])];
-    for p in &report.pocket_use {
-        rows.push(vec![
-            p.letter.clone(),
-            p.name.clone(),
-            p.pocket_ins.to_string(),
-            p.mutated_from.to_string(),
-            p.mutated_into.to_string(),
-            p.promoted_into.to_string(),
-            p.drops.to_string(),
-        ]);
-    }
-    rows
+fn matchups(report: &Report) -> Vec<MatchupRow<'_>> {
+    report
+        .matchups
+        .iter()
+        .map(|m: &MatchupStats| MatchupRow {
+            name: &m.name,
+            a: &m.a,
+            b: &m.b,
+            games: m.games,
+            a_wins: m.a_wins,
+            draws: m.draws,
+            b_wins: m.b_wins,
+            pairs: m.pairs,
+            penta_0: m.pentanomial[0],
+            penta_1: m.pentanomial[1],
+            penta_2: m.pentanomial[2],
+            penta_3: m.pentanomial[3],
+            penta_4: m.pentanomial[4],
+            model: Some(m.model),
+            score: Num(m.score),
+            score_lo: Num(m.score_interval.0),
+            score_hi: Num(m.score_interval.1),
+            elo: Num(m.elo),
+            elo_lo: Num(m.elo_interval.0),
+            elo_hi: Num(m.elo_interval.1),
+            elo_se: Num(m.elo_std_error),
+            pieces: m.pieces,
+            pawns: Num(m.pawns),
+            pawns_lo: Num(m.pawns_interval.0),
+            pawns_hi: Num(m.pawns_interval.1),
+            pawns_per_piece: Num(m.pawns_per_piece),
+            pawns_per_piece_lo: Num(m.pawns_per_piece_interval.0),
+            pawns_per_piece_hi: Num(m.pawns_per_piece_interval.1),
+            los: Num(m.los),
+            white_score: Num(m.white_score),
+            sprt_llr: m.sprt.as_ref().map(|s| Num(s.llr)),
+            sprt_decision: m.sprt.as_ref().map(|s| s.decision.as_str()),
+            stopped_early: m.stopped_early,
+            calibration: Some(report.calibration.source),
+        })
+        .collect()
 }
 
-fn colour_values(report: &Report) -> Rows {
-    let mut rows = vec![header(&[
-        "letter",
-        "name",
-        "betza",
-        "squares",
-        "occupancy",
-        "value",
-        "value_lo",
-        "value_hi",
-    ])];
-    for c in report.colour_values.iter().flat_map(|v| &v.colours) {
-        rows.push(vec![
-            c.letter.clone(),
-            c.name.clone(),
-            c.betza.clone(),
-            c.squares.to_string(),
-            num(c.occupancy),
-            num(c.value),
-            num(c.interval.0),
-            num(c.interval.1),
-        ]);
-    }
-    rows
+#[derive(Serialize, Default)]
+struct RatingRow<'a> {
+    group: &'a str,
+    class: Option<u8>,
+    player: &'a str,
+    label: &'a str,
+    elo: Num,
+    elo_lo: Num,
+    elo_hi: Num,
+    pawns: Num,
+    pawns_lo: Num,
+    pawns_hi: Num,
+    pieces: Option<u32>,
+    pawns_per_piece: Num,
+    pawns_per_piece_lo: Num,
+    pawns_per_piece_hi: Num,
+    games: u64,
+}
+
+fn ratings(report: &Report) -> Vec<RatingRow<'_>> {
+    report
+        .groups
+        .iter()
+        .flat_map(|g| {
+            g.players.iter().map(move |p| RatingRow {
+                group: &g.title,
+                class: g.class,
+                player: &p.name,
+                label: &p.label,
+                elo: Num(p.elo),
+                elo_lo: Num(p.elo_interval.0),
+                elo_hi: Num(p.elo_interval.1),
+                pawns: Num(p.pawns),
+                pawns_lo: Num(p.pawns_interval.0),
+                pawns_hi: Num(p.pawns_interval.1),
+                pieces: g.pieces,
+                pawns_per_piece: Num(p.pawns_per_piece),
+                pawns_per_piece_lo: Num(p.pawns_per_piece_interval.0),
+                pawns_per_piece_hi: Num(p.pawns_per_piece_interval.1),
+                games: p.games,
+            })
+        })
+        .collect()
+}
+
+#[derive(Serialize, Default)]
+struct VerdictRow<'a> {
+    group: &'a str,
+    a: &'a str,
+    b: &'a str,
+    verdict: Option<VerdictKind>,
+    text: &'a str,
+    elo: Num,
+    elo_lo: Num,
+    elo_hi: Num,
+    pieces: Option<u32>,
+    pawns: Num,
+    pawns_lo: Num,
+    pawns_hi: Num,
+    pawns_per_piece: Num,
+    pawns_per_piece_lo: Num,
+    pawns_per_piece_hi: Num,
+    margin_pawns_per_piece: Num,
+    games: u64,
+    pairs: u64,
+    tost_p: Num,
+    difference_p: Num,
+    more_pairs_needed: Option<u64>,
+    more_calibration_needed: bool,
+    stopped_early: bool,
+}
+
+fn verdicts(report: &Report) -> Vec<VerdictRow<'_>> {
+    report
+        .groups
+        .iter()
+        .flat_map(|g| {
+            g.pairs.iter().map(move |v: &PairVerdict| VerdictRow {
+                group: &g.title,
+                a: &v.a,
+                b: &v.b,
+                verdict: Some(v.kind),
+                text: &v.text,
+                elo: Num(v.elo),
+                elo_lo: Num(v.elo_interval.0),
+                elo_hi: Num(v.elo_interval.1),
+                pieces: v.pieces,
+                pawns: Num(v.pawns),
+                pawns_lo: Num(v.pawns_interval.0),
+                pawns_hi: Num(v.pawns_interval.1),
+                pawns_per_piece: Num(v.pawns_per_piece),
+                pawns_per_piece_lo: Num(v.pawns_per_piece_interval.0),
+                pawns_per_piece_hi: Num(v.pawns_per_piece_interval.1),
+                margin_pawns_per_piece: Num(report.margin_pawns),
+                games: v.games,
+                pairs: v.pairs,
+                tost_p: Num(v.tost_p),
+                difference_p: Num(v.difference_p),
+                more_pairs_needed: v.more_pairs_needed,
+                more_calibration_needed: v.more_calibration_needed,
+                stopped_early: v.stopped_early,
+            })
+        })
+        .collect()
+}
+
+#[derive(Serialize, Default)]
+struct TerminationRow<'a> {
+    termination: &'a str,
+    games: u64,
+    share: Num,
+}
+
+fn terminations(report: &Report) -> Vec<TerminationRow<'_>> {
+    let total: u64 = report.balance.terminations.iter().map(|(_, n)| *n).sum();
+    report
+        .balance
+        .terminations
+        .iter()
+        .map(|(name, n)| TerminationRow {
+            termination: name,
+            games: *n,
+            share: Num(*n as f64 / total as f64),
+        })
+        .collect()
+}
+
+#[derive(Serialize, Default)]
+struct LengthRow {
+    from_ply: u32,
+    to_ply: u32,
+    games: u64,
+}
+
+fn lengths(report: &Report) -> Vec<LengthRow> {
+    report
+        .balance
+        .length
+        .histogram
+        .iter()
+        .map(|&(from_ply, to_ply, games)| LengthRow {
+            from_ply,
+            to_ply,
+            games,
+        })
+        .collect()
+}
+
+#[derive(Serialize, Default)]
+struct ColourRow<'a> {
+    letter: &'a str,
+    name: &'a str,
+    betza: &'a str,
+    squares: u32,
+    occupancy: Num,
+    value: Num,
+    value_lo: Num,
+    value_hi: Num,
+}
+
+fn colour_values(report: &Report) -> Vec<ColourRow<'_>> {
+    report
+        .colour_values
+        .iter()
+        .flat_map(|v| &v.colours)
+        .map(|c| ColourRow {
+            letter: &c.letter,
+            name: &c.name,
+            betza: &c.betza,
+            squares: c.squares,
+            occupancy: Num(c.occupancy),
+            value: Num(c.value),
+            value_lo: Num(c.interval.0),
+            value_hi: Num(c.interval.1),
+        })
+        .collect()
 }
 
 /// One row per square (`a1`..`h8`): its map letter and the value of a
 /// piece standing there from its owner's side.
-fn square_values(report: &Report) -> Rows {
-    let mut rows = vec![header(&["square", "colour", "value"])];
-    let Some(values) = &report.colour_values else {
-        return rows;
-    };
-    for (sq, value) in values.squares.iter().enumerate() {
-        let letter = values
-            .map
-            .get(7 - sq / 8)
-            .and_then(|row| row.chars().nth(sq % 8))
-            .map_or(String::new(), String::from);
-        rows.push(vec![
-            format!("{}{}", char::from(b'a' + (sq % 8) as u8), sq / 8 + 1),
-            letter,
-            value.map_or(String::new(), num),
-        ]);
-    }
-    rows
+#[derive(Serialize, Default)]
+struct SquareRow {
+    square: String,
+    colour: String,
+    value: Option<Num>,
 }
 
-fn learned_values(report: &Report) -> Rows {
-    let mut rows = vec![header(&[
-        "letter",
-        "name",
-        "class",
-        "value",
-        "value_lo",
-        "value_hi",
-        "pocket_value",
-        "pocket_lo",
-        "pocket_hi",
-        "learned_relative",
-        "direct_relative",
-    ])];
-    for p in report.training.iter().flat_map(|t| &t.pieces) {
-        rows.push(vec![
-            p.letter.clone(),
-            p.name.clone(),
-            p.class.map_or(String::new(), |c| c.to_string()),
-            num(p.value),
-            num(p.interval.0),
-            num(p.interval.1),
-            num(p.pocket_value),
-            num(p.pocket_interval.0),
-            num(p.pocket_interval.1),
-            num(p.learned_relative),
-            p.direct_relative.map_or(String::new(), num),
-        ]);
-    }
-    rows
+fn square_values(report: &Report) -> Vec<SquareRow> {
+    let Some(values) = &report.colour_values else {
+        return Vec::new();
+    };
+    values
+        .squares
+        .iter()
+        .enumerate()
+        .map(|(sq, value)| SquareRow {
+            square: format!("{}{}", char::from(b'a' + (sq % 8) as u8), sq / 8 + 1),
+            colour: values
+                .map
+                .get(7 - sq / 8)
+                .and_then(|row| row.chars().nth(sq % 8))
+                .map_or(String::new(), String::from),
+            value: value.map(Num),
+        })
+        .collect()
+}
+
+#[derive(Serialize, Default)]
+struct LearnedRow<'a> {
+    letter: &'a str,
+    name: &'a str,
+    class: Option<u8>,
+    value: Num,
+    value_lo: Num,
+    value_hi: Num,
+    pocket_value: Num,
+    pocket_lo: Num,
+    pocket_hi: Num,
+    learned_relative: Num,
+    direct_relative: Option<Num>,
+}
+
+fn learned_values(report: &Report) -> Vec<LearnedRow<'_>> {
+    report
+        .training
+        .iter()
+        .flat_map(|t| &t.pieces)
+        .map(|p| LearnedRow {
+            letter: &p.letter,
+            name: &p.name,
+            class: p.class,
+            value: Num(p.value),
+            value_lo: Num(p.interval.0),
+            value_hi: Num(p.interval.1),
+            pocket_value: Num(p.pocket_value),
+            pocket_lo: Num(p.pocket_interval.0),
+            pocket_hi: Num(p.pocket_interval.1),
+            learned_relative: Num(p.learned_relative),
+            direct_relative: p.direct_relative.map(Num),
+        })
+        .collect()
 }
 
 /// Long format (one row per generation and piece), easy to plot elsewhere.
-fn training_history(report: &Report) -> Rows {
-    let mut rows = vec![header(&["generation", "letter", "value"])];
-    for (generation, values) in report.training.iter().flat_map(|t| &t.history) {
-        for (letter, value) in values {
-            rows.push(vec![generation.to_string(), letter.clone(), num(*value)]);
-        }
-    }
-    rows
+#[derive(Serialize, Default)]
+struct HistoryRow<'a> {
+    generation: u32,
+    letter: &'a str,
+    value: Num,
 }
 
-/// Rows as CSV text, each line ending in `\n`.
-fn to_csv(rows: &Rows) -> String {
-    let mut out = String::new();
-    for row in rows {
-        let fields: Vec<String> = row.iter().map(|f| quote(f)).collect();
-        out.push_str(&fields.join(","));
-        out.push('\n');
-    }
-    out
-}
-
-/// A field quoted when it must be (comma, quote, line break, or spaces at
-/// either end that a reader would otherwise trim), quotes doubled.
-fn quote(field: &str) -> String {
-    let needs =
-        field.contains([',', '"', '\n', '\r']) || field.starts_with(' ') || field.ends_with(' ');
-    if needs {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field.to_owned()
-    }
+fn training_history(report: &Report) -> Vec<HistoryRow<'_>> {
+    report
+        .training
+        .iter()
+        .flat_map(|t| &t.history)
+        .flat_map(|(generation, values)| {
+            values.iter().map(move |(letter, value)| HistoryRow {
+                generation: *generation,
+                letter,
+                value: Num(*value),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::*;
+
+    #[derive(Serialize, Default)]
+    struct Row<'a> {
+        text: &'a str,
+        number: Num,
+    }
 
     #[test]
-    fn fields_are_quoted_only_when_needed() {
-        assert_eq!(quote("rook"), "rook");
-        assert_eq!(quote("a, b"), "\"a, b\"");
-        assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(quote("two\nlines"), "\"two\nlines\"");
+    fn fields_are_quoted_only_when_needed_and_missing_numbers_are_empty() {
+        let rows = [
+            Row {
+                text: "rook",
+                number: Num(1.5),
+            },
+            Row {
+                text: "a, b \"c\"",
+                number: Num(f64::NAN),
+            },
+        ];
+        let text = String::from_utf8(table(&rows).unwrap()).unwrap();
+        assert_eq!(text, "text,number\nrook,1.5\n\"a, b \"\"c\"\"\",\n");
+        let empty: [Row<'_>; 0] = [];
+        assert_eq!(
+            String::from_utf8(table(&empty).unwrap()).unwrap(),
+            "text,number\n"
+        );
     }
 }

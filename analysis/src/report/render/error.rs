@@ -13,6 +13,8 @@ pub enum RenderError {
     Write { path: PathBuf, source: io::Error },
     #[error("cannot draw {}: {reason}", path.display())]
     Draw { path: PathBuf, reason: String },
+    #[error("cannot write table {}: {reason}", path.display())]
+    Table { path: PathBuf, reason: String },
     #[error("cannot load the plot font (assets/DejaVuSans.ttf): {reason}")]
     Font { reason: String },
 }

@@ -119,16 +119,6 @@ pub(super) fn truncate(text: &str, max_chars: usize) -> String {
     out
 }
 
-/// A number for a CSV cell: full precision, empty when missing (what
-/// spreadsheets, pandas and R all read as a missing value).
-pub(super) fn csv_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        String::new()
-    }
-}
-
 /// `-0.001` printed with two decimals would read "-0.00": show it as zero.
 fn zero_if_rounds_to_zero(x: f64, decimals: usize) -> f64 {
     let half_unit = 0.5 * 10f64.powi(-(decimals.min(15) as i32));
@@ -150,7 +140,6 @@ mod tests {
         assert_eq!(count(12), "12");
         assert_eq!(truncate("abc def", 5), "abc…");
         assert_eq!(truncate("abc", 5), "abc");
-        assert_eq!(csv_number(f64::INFINITY), "");
         assert!((score_to_elo(0.75) - 190.85).abs() < 0.01);
     }
 }

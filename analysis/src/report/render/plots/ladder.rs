@@ -22,6 +22,8 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         legend.push((group.title.clone(), colour));
         total += group_games(group);
         let centre = finite_mean(group.players.iter().map(|p| p.elo));
+        // Per piece exchanged, the unit of the margin.
+        let per_piece = f64::from(group.pieces.unwrap_or(1));
         let short = group_short(group);
         for p in &group.players {
             let name = if p.label.trim().is_empty() {
@@ -32,9 +34,9 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
             rows.push(ForestRow {
                 // The name is cut, never the group after it.
                 label: format!("{} · {}", truncate(name, 28), truncate(&short, 14)),
-                value: p.elo - centre,
-                lo: p.elo_interval.0 - centre,
-                hi: p.elo_interval.1 - centre,
+                value: (p.elo - centre) / per_piece,
+                lo: (p.elo_interval.0 - centre) / per_piece,
+                hi: (p.elo_interval.1 - centre) / per_piece,
                 colour,
             });
         }
@@ -60,12 +62,13 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
             games(total)
         ),
         subtitle: format!(
-            "Elo relative to each piece's own group average. Bars: 95% intervals. Green band: ±{} Elo equivalence margin.",
+            "Elo per piece exchanged, relative to each piece's own group average. Bars: 95% intervals. Green band: \
+             ±{} Elo equivalence margin per piece.",
             fixed(report.margin_elo, 0)
         ),
-        x_label: "Elo relative to the piece's group average".to_owned(),
+        x_label: "Elo per piece relative to the piece's group average".to_owned(),
         rows,
-        band: Some(report.margin_elo),
+        band: report.margin_elo.is_finite().then_some(report.margin_elo),
         legend,
         decimals: 0,
         signed: true,

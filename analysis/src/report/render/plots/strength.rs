@@ -12,10 +12,14 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
     if group.players.is_empty() {
         return None;
     }
-    // Pawns when calibrated, else Elo (pawns missing means no calibration).
-    let use_pawns = group.players.iter().any(|p| p.pawns.is_finite());
+    // Pawns per piece exchanged (the margin's unit) when both are known,
+    // pawns for the armies when the pieces are not counted, else Elo.
+    let per_piece = group.players.iter().any(|p| p.pawns_per_piece.is_finite());
+    let use_pawns = per_piece || group.players.iter().any(|p| p.pawns.is_finite());
     let pick = |p: &super::super::super::model::PlayerRating| {
-        if use_pawns {
+        if per_piece {
+            (p.pawns_per_piece, p.pawns_per_piece_interval)
+        } else if use_pawns {
             (p.pawns, p.pawns_interval)
         } else {
             (p.elo, p.elo_interval)
@@ -41,7 +45,9 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
             }
         })
         .collect();
-    let (unit, margin, decimals) = if use_pawns {
+    let (unit, margin, decimals) = if per_piece {
+        ("pawns per piece", report.margin_pawns, 2)
+    } else if use_pawns {
         ("pawns", report.margin_pawns, 2)
     } else {
         ("Elo", report.margin_elo, 0)
@@ -66,7 +72,7 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
         ),
         x_label: format!("{unit} relative to the group average{calibration}"),
         rows,
-        band: Some(margin),
+        band: margin.is_finite().then_some(margin),
         legend: Vec::new(),
         decimals,
         signed: true,

@@ -58,8 +58,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     }
     text.push_str(&format!(
         "To find out, engines played {} against each other in {} matchups. Two pieces count as equivalent when, \
-         with 95% confidence, their strengths differ by less than ±{} pawns (±{} Elo); as different when one is \
-         stronger beyond chance; otherwise the answer is \"not enough games yet\".",
+         with 95% confidence, their strengths differ by less than ±{} pawns per piece exchanged (±{} Elo); as \
+         different when one is stronger beyond chance; otherwise the answer is \"not enough games yet\".",
         games(total_games(report)),
         count(report.matchups.len() as u64),
         fixed(report.margin_pawns, 2),

@@ -1,7 +1,7 @@
 //! Every matchup as played, from army A's point of view: the raw evidence
 //! behind the ratings and verdicts.
 
-use super::super::super::model::{MatchupStats, Report};
+use super::super::super::model::{MatchupStats, Report, ScoreModel};
 use super::super::doc::{Align, Doc, Table};
 use super::super::format::{count, estimate, percent, percent_estimate, signed};
 use super::MATCHUPS;
@@ -24,6 +24,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         ("Score of A (95% CI)", Align::Right),
         ("Elo A − B (95% CI)", Align::Right),
         ("Pawns A − B (95% CI)", Align::Right),
+        ("Per piece (pieces)", Align::Right),
         ("LOS", Align::Right),
         ("Model", Align::Left),
         ("SPRT", Align::Left),
@@ -35,10 +36,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
 }
 
 fn row(m: &MatchupStats) -> Vec<String> {
-    let model = if m.model == "pentanomial" {
-        format!("pentanomial ({} pairs)", count(m.pairs))
-    } else {
-        m.model.clone()
+    let model = match m.model {
+        ScoreModel::Pentanomial => format!("pentanomial ({} pairs)", count(m.pairs)),
+        ScoreModel::Trinomial => "trinomial".to_owned(),
     };
     let sprt = match &m.sprt {
         Some(s) => {
@@ -48,7 +48,12 @@ fn row(m: &MatchupStats) -> Vec<String> {
                 "continue" => "undecided",
                 other => other,
             };
-            format!("{decision} (LLR {})", signed(s.llr, 2))
+            let stopped = if m.stopped_early {
+                ", stopped: intervals conditional on stopping"
+            } else {
+                ""
+            };
+            format!("{decision} (LLR {}{stopped})", signed(s.llr, 2))
         }
         None => "none".to_owned(),
     };
@@ -72,6 +77,13 @@ fn row(m: &MatchupStats) -> Vec<String> {
         percent_estimate(m.score, m.score_interval),
         estimate(m.elo, m.elo_interval, 0),
         estimate(m.pawns, m.pawns_interval, 2),
+        match m.pieces {
+            Some(n) => format!(
+                "{} ({n})",
+                estimate(m.pawns_per_piece, m.pawns_per_piece_interval, 2)
+            ),
+            None => "n/a".to_owned(),
+        },
         percent(m.los, 1),
         model,
         sprt,

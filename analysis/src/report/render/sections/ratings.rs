@@ -30,7 +30,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             strength_stem(&key),
             format!(
                 "Strength of each piece relative to the group average, with 95% intervals; the shaded band is the \
-                 equivalence margin of ±{} pawns ({}).",
+                 equivalence margin of ±{} pawns per piece ({}).",
                 fixed(report.margin_pawns, 2),
                 games(group_games(group))
             ),
@@ -59,10 +59,12 @@ fn ratings_table(group: &RatingGroup) -> Table {
         ("Piece", Align::Left),
         ("Elo vs group average (95% CI)", Align::Right),
         ("Pawns vs group average (95% CI)", Align::Right),
+        ("Per piece (95% CI)", Align::Right),
         ("Games", Align::Right),
     ]);
     let elo_mean = finite_mean(group.players.iter().map(|p| p.elo));
     let pawn_mean = finite_mean(group.players.iter().map(|p| p.pawns));
+    let piece_mean = finite_mean(group.players.iter().map(|p| p.pawns_per_piece));
     for i in ranking(group) {
         let p = &group.players[i];
         let shift = |(lo, hi): (f64, f64), by: f64| (lo - by, hi - by);
@@ -74,12 +76,18 @@ fn ratings_table(group: &RatingGroup) -> Table {
             },
             estimate(p.elo - elo_mean, shift(p.elo_interval, elo_mean), 0),
             estimate(p.pawns - pawn_mean, shift(p.pawns_interval, pawn_mean), 2),
+            estimate(
+                p.pawns_per_piece - piece_mean,
+                shift(p.pawns_per_piece_interval, piece_mean),
+                2,
+            ),
             count(p.games),
         ]);
     }
     if table.rows.is_empty() {
         table.push(vec![
             "(no ratings: too few games to fit this group)".to_owned(),
+            "n/a".into(),
             "n/a".into(),
             "n/a".into(),
             "0".into(),

@@ -28,8 +28,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     let margin = fixed(report.margin_pawns, 2);
     doc.aside(format!(
         "Each pair of pieces gets one of three verdicts. Equivalent (green): the difference is within ±{margin} pawns \
-         with 95% confidence. Different (red): one piece is stronger, beyond chance. Inconclusive (amber): more games \
-         are needed to tell, and the row says about how many. Differences are the first piece minus the second."
+         per piece with 95% confidence. Different (red): one piece is stronger, beyond chance. Inconclusive (amber): \
+         more games are needed to tell, and the row says about how many. Differences are the first piece minus the \
+         second: per piece (the armies' difference divided by the pieces each matchup exchanges, pair effects \
+         included) and for the armies. Pawn intervals include the uncertainty of the pawn's Elo value."
     ));
 
     for group in &report.groups {
@@ -45,8 +47,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             ("Pair", Align::Left),
             ("Verdict", Align::Left),
             ("In plain words", Align::Left),
-            ("Difference in pawns (95% CI)", Align::Right),
-            ("Difference in Elo (95% CI)", Align::Right),
+            ("Per piece in pawns (95% CI)", Align::Right),
+            ("Armies in pawns (95% CI)", Align::Right),
+            ("Armies in Elo (95% CI)", Align::Right),
             ("Games (pairs)", Align::Right),
         ]);
         table.badge_column = Some(1);
@@ -61,7 +64,13 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
                     ),
                     word.to_owned(),
                     pair.text.clone(),
-                    estimate(pair.pawns, pair.pawns_interval, 2),
+                    estimate(pair.pawns_per_piece, pair.pawns_per_piece_interval, 2),
+                    format!(
+                        "{}{}",
+                        estimate(pair.pawns, pair.pawns_interval, 2),
+                        pair.pieces
+                            .map_or(String::new(), |n| format!(" ({n} pieces)"))
+                    ),
                     estimate(pair.elo, pair.elo_interval, 0),
                     format!("{} ({})", count(pair.games), count(pair.pairs)),
                 ],

@@ -1,0 +1,285 @@
+//! Statistics per group: armies connected by matchups are rated together
+//! (Bradley-Terry with draws and White's advantage), and every pair that
+//! met directly gets an equivalence verdict per piece exchanged, Holm-
+//! corrected within its group. The numbers only; [`super::wording`] says
+//! them in words.
+
+use std::collections::{BTreeSet, HashMap};
+
+use pocketlab_selfplay::Experiment;
+
+use super::calibration::is_pawn_odds;
+use super::matchups::PawnFigures;
+use super::model::{MatchupStats, PairVerdict, PlayerRating, RatingGroup, VerdictKind};
+use super::read::ColourRecord;
+use super::wording;
+use crate::stats::bradley_terry::{self, FitOptions, PairRecord};
+use crate::stats::{ConfidenceLevel, DifferenceEstimate, EquivalenceTest, Plan, Verdict};
+
+/// Connected groups of armies (pawn-odds calibration matchups excluded),
+/// each rated together, ordered by class.
+pub(super) fn rating_groups(
+    exp: &Experiment,
+    matchups: &[MatchupStats],
+    colour_records: &[ColourRecord],
+    test: &EquivalenceTest,
+    level: ConfidenceLevel,
+) -> Vec<RatingGroup> {
+    let army = |name: &str| exp.armies.iter().find(|x| x.name == name);
+    let calibrates = |m: &MatchupStats| matches!((army(&m.a), army(&m.b)), (Some(a), Some(b)) if is_pawn_odds(a, b));
+    let rated: Vec<&MatchupStats> = matchups
+        .iter()
+        .filter(|m| !calibrates(m) && m.games > 0)
+        .collect();
+    // Union-find over army names.
+    let mut component: HashMap<String, usize> = HashMap::new();
+    let mut next = 0;
+    for m in &rated {
+        match (component.get(&m.a).copied(), component.get(&m.b).copied()) {
+            (None, None) => {
+                component.insert(m.a.clone(), next);
+                component.insert(m.b.clone(), next);
+                next += 1;
+            }
+            (Some(c), None) => {
+                component.insert(m.b.clone(), c);
+            }
+            (None, Some(c)) => {
+                component.insert(m.a.clone(), c);
+            }
+            (Some(x), Some(y)) if x != y => {
+                for v in component.values_mut() {
+                    if *v == y {
+                        *v = x;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let ids: BTreeSet<usize> = component.values().copied().collect();
+    let mut groups: Vec<RatingGroup> = ids
+        .into_iter()
+        .map(|id| {
+            // Players in the experiment's army order.
+            let players: Vec<String> = exp
+                .armies
+                .iter()
+                .map(|a| a.name.clone())
+                .filter(|n| component.get(n) == Some(&id))
+                .collect();
+            rate_group(exp, &players, &rated, colour_records, test, level)
+        })
+        .collect();
+    groups.sort_by_key(|g| (g.class.unwrap_or(u8::MAX), g.title.clone()));
+    groups
+}
+
+fn rate_group(
+    exp: &Experiment,
+    players: &[String],
+    rated: &[&MatchupStats],
+    colour_records: &[ColourRecord],
+    test: &EquivalenceTest,
+    level: ConfidenceLevel,
+) -> RatingGroup {
+    let v = &exp.variant;
+    let index = |n: &str| players.iter().position(|p| p == n);
+    // A class group: every player is a piece letter of one class.
+    let classes: BTreeSet<Option<u8>> = players
+        .iter()
+        .map(|p| wording::piece_of(exp, p).and_then(|t| v.piece(t).class))
+        .collect();
+    let class = match classes.iter().collect::<Vec<_>>().as_slice() {
+        [Some(c)] => Some(*c),
+        _ => None,
+    };
+    let direct: Vec<&MatchupStats> = rated
+        .iter()
+        .copied()
+        .filter(|m| index(&m.a).is_some() && index(&m.b).is_some())
+        .collect();
+    // The pieces every direct matchup exchanges, when they agree.
+    let exchanged: BTreeSet<Option<u32>> = direct.iter().map(|m| m.pieces).collect();
+    let pieces = match exchanged.iter().collect::<Vec<_>>().as_slice() {
+        [Some(n)] => Some(*n),
+        _ => None,
+    };
+    let (players_rated, white_advantage_elo, draw_parameter) =
+        ratings(exp, players, colour_records, test, pieces, level);
+    let pairs = pair_verdicts(exp, &direct, test);
+
+    let n = players.len();
+    let mut matrix = vec![vec![None; n]; n];
+    let mut matrix_games = vec![vec![0; n]; n];
+    for m in &direct {
+        if let (Some(i), Some(j)) = (index(&m.a), index(&m.b)) {
+            matrix[i][j] = Some(m.score);
+            matrix[j][i] = Some(1.0 - m.score);
+            matrix_games[i][j] = m.games;
+            matrix_games[j][i] = m.games;
+        }
+    }
+    let title = wording::group_title(exp, players, class);
+    let summary = wording::group_summary(&title, &pairs, test.margin_pawns());
+    RatingGroup {
+        title,
+        class,
+        pieces,
+        players: players_rated,
+        white_advantage_elo,
+        draw_parameter,
+        pairs,
+        summary,
+        matrix,
+        matrix_games,
+    }
+}
+
+/// Bradley-Terry ratings of the players on the logistic Elo scale, in
+/// pawns (for the armies and per piece), with White's advantage and the
+/// draw parameter.
+fn ratings(
+    exp: &Experiment,
+    players: &[String],
+    colour_records: &[ColourRecord],
+    test: &EquivalenceTest,
+    pieces: Option<u32>,
+    level: ConfidenceLevel,
+) -> (Vec<PlayerRating>, f64, f64) {
+    let index = |n: &str| players.iter().position(|p| p == n);
+    let records: Vec<PairRecord> = colour_records
+        .iter()
+        .filter_map(|r| {
+            Some(PairRecord {
+                white: index(&r.white)?,
+                black: index(&r.black)?,
+                white_wins: r.white_wins,
+                draws: r.draws,
+                black_wins: r.black_wins,
+            })
+        })
+        .collect();
+    let games_of = |i: usize| {
+        records
+            .iter()
+            .filter(|r| r.white == i || r.black == i)
+            .map(PairRecord::games)
+            .sum::<u64>()
+    };
+    let options = FitOptions {
+        level,
+        ..FitOptions::default()
+    };
+    let Ok(fit) = bradley_terry::fit(players.len(), &records, &options) else {
+        return (Vec::new(), f64::NAN, f64::NAN);
+    };
+    // The fit's scale to logistic Elo (the scale of the pair verdicts and the
+    // pawn unit): a player's logistic rating is its mean head-to-head Elo
+    // against the group.
+    let n = players.len();
+    let logistic: Vec<f64> = (0..n)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| j != i)
+                .filter_map(|j| fit.score_elo(i, j))
+                .sum::<f64>()
+                / n as f64
+        })
+        .collect();
+    let spread_fit: f64 = fit.ratings.iter().map(|r| r.abs()).sum();
+    let spread_logistic: f64 = logistic.iter().map(|r| r.abs()).sum();
+    let scale = if spread_fit > 1e-9 {
+        spread_logistic / spread_fit
+    } else {
+        1.0
+    };
+    let rated = (0..n)
+        .map(|i| {
+            let se = fit.std_errors[i] * scale;
+            let half = level.z() * se;
+            let pawns = PawnFigures::new(&test.unit(), logistic[i], se, pieces, level);
+            PlayerRating {
+                name: players[i].clone(),
+                label: wording::player_label(exp, &players[i]),
+                elo: logistic[i],
+                elo_interval: (logistic[i] - half, logistic[i] + half),
+                pawns: pawns.pawns,
+                pawns_interval: pawns.pawns_interval,
+                pawns_per_piece: pawns.per_piece,
+                pawns_per_piece_interval: pawns.per_piece_interval,
+                games: games_of(i),
+            }
+        })
+        .collect();
+    (rated, fit.white_advantage, fit.draw_nu)
+}
+
+/// A verdict for every direct matchup of a group, Holm-corrected together.
+fn pair_verdicts(
+    exp: &Experiment,
+    direct: &[&MatchupStats],
+    test: &EquivalenceTest,
+) -> Vec<PairVerdict> {
+    let estimates: Vec<DifferenceEstimate> = direct
+        .iter()
+        .map(|m| DifferenceEstimate {
+            elo: m.elo,
+            std_error: m.elo_std_error,
+            // Pairs, or games as half pairs for unpaired (trinomial) data.
+            pairs: m.pairs.max(m.games / 2),
+            // Armies that differ in more than exchanged pieces are compared whole.
+            pieces: m.pieces.unwrap_or(1),
+        })
+        .collect();
+    // One unusable estimate (an infinite Elo from a one-sided score) must
+    // not void the family.
+    let usable: Vec<usize> = (0..estimates.len())
+        .filter(|&i| estimates[i].std_error > 0.0 && test.evaluate(&estimates[i]).is_ok())
+        .collect();
+    let outcomes = test
+        .evaluate_family(&usable.iter().map(|&i| estimates[i]).collect::<Vec<_>>())
+        .unwrap_or_default();
+    direct
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let outcome = usable
+                .iter()
+                .position(|&i| i == k)
+                .and_then(|j| outcomes.get(j));
+            let (kind, plan) = match outcome.map(|o| o.verdict) {
+                Some(Verdict::Equivalent) => (VerdictKind::Equivalent, None),
+                Some(Verdict::Different { .. }) => (VerdictKind::Different, None),
+                Some(Verdict::Inconclusive { plan }) => (VerdictKind::Inconclusive, Some(plan)),
+                None => (VerdictKind::Inconclusive, None),
+            };
+            let mut verdict = PairVerdict {
+                a: m.a.clone(),
+                b: m.b.clone(),
+                elo: m.elo,
+                elo_interval: m.elo_interval,
+                pieces: m.pieces,
+                pawns: m.pawns,
+                pawns_interval: m.pawns_interval,
+                pawns_per_piece: m.pawns_per_piece,
+                pawns_per_piece_interval: m.pawns_per_piece_interval,
+                games: m.games,
+                pairs: m.pairs,
+                kind,
+                text: String::new(),
+                tost_p: outcome.map_or(f64::NAN, |o| o.tost_p_value),
+                difference_p: outcome.map_or(f64::NAN, |o| o.difference_p_value),
+                more_pairs_needed: match plan {
+                    Some(Plan::MorePairs(n)) => Some(n),
+                    _ => None,
+                },
+                more_calibration_needed: plan == Some(Plan::MoreCalibration),
+                stopped_early: m.stopped_early,
+            };
+            verdict.text =
+                wording::pair_text(exp, &verdict, test.margin_pawns(), outcome.is_some());
+            verdict
+        })
+        .collect()
+}

@@ -1,0 +1,368 @@
+//! The report in words: labels, one sentence per verdict, a summary per
+//! group, the headlines and the caveats. Only wording: every number comes
+//! from the statistics already computed.
+
+use pocketlab_core::PieceType;
+use pocketlab_selfplay::Experiment;
+
+use super::model::{
+    Calibration, CalibrationSource, ColourValue, ColourValues, GameBalance, MatchupStats,
+    PairVerdict, RatingGroup, ScoreModel, VerdictKind,
+};
+
+/// The piece a player stands for, when its name is a piece letter.
+pub(super) fn piece_of(exp: &Experiment, name: &str) -> Option<PieceType> {
+    name.chars()
+        .next()
+        .filter(|_| name.len() == 1)
+        .and_then(|c| exp.variant.piece_by_letter(c))
+}
+
+/// `N (knight)` for a piece letter, else the army's name.
+pub(super) fn player_label(exp: &Experiment, name: &str) -> String {
+    match piece_of(exp, name) {
+        Some(t) => format!("{name} ({})", exp.variant.piece(t).name),
+        None => name.to_owned(),
+    }
+}
+
+/// `Class 3: rook, nightrider, super bishop` or `Armies: a, b, c`.
+pub(super) fn group_title(exp: &Experiment, players: &[String], class: Option<u8>) -> String {
+    let names: Vec<String> = players
+        .iter()
+        .map(|p| piece_of(exp, p).map_or(p.clone(), |t| exp.variant.piece(t).name.clone()))
+        .collect();
+    match class {
+        Some(c) => format!("Class {c}: {}", names.join(", ")),
+        None => format!("Armies: {}", names.join(", ")),
+    }
+}
+
+/// "0.12 pawns per piece (0.05 to 0.19) (+0.24 for the 2 pieces exchanged,
+/// pair effects included)", with the interval and the armies' figure when
+/// asked (`full`); the armies' figure when no piece count applies; Elo when
+/// there is no pawn unit. `sign` turns the figure to the stronger side's view.
+fn size(v: &PairVerdict, sign: f64, full: bool) -> String {
+    let interval = full;
+    let ends = |(lo, hi): (f64, f64)| {
+        let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
+        if lo.is_finite() && hi.is_finite() {
+            format!(" ({lo:.2} to {hi:.2})")
+        } else {
+            " (interval unbounded: the pawn unit is too uncertain)".to_owned()
+        }
+    };
+    if !v.pawns.is_finite() {
+        let (lo, hi) = v.elo_interval;
+        let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
+        let range = if interval {
+            format!(" ({lo:.0} to {hi:.0})")
+        } else {
+            String::new()
+        };
+        return format!("{:.0} Elo for the armies{range}", sign * v.elo);
+    }
+    match v.pieces {
+        Some(n) if n > 1 && full => format!(
+            "{:.2} pawns per piece{} ({:+.2} for the {n} pieces exchanged, pair effects included)",
+            sign * v.pawns_per_piece,
+            ends(v.pawns_per_piece_interval),
+            sign * v.pawns
+        ),
+        Some(n) if n > 1 => format!("{:.2} pawns per piece", sign * v.pawns_per_piece),
+        Some(_) => format!(
+            "{:.2} pawns{}",
+            sign * v.pawns_per_piece,
+            if interval {
+                ends(v.pawns_per_piece_interval)
+            } else {
+                String::new()
+            }
+        ),
+        None => format!(
+            "{:.2} pawns between the armies{}",
+            sign * v.pawns,
+            if interval {
+                ends(v.pawns_interval)
+            } else {
+                String::new()
+            }
+        ),
+    }
+}
+
+/// One verdict in plain words.
+pub(super) fn pair_text(
+    exp: &Experiment,
+    v: &PairVerdict,
+    margin_pawns: f64,
+    estimable: bool,
+) -> String {
+    let (la, lb) = (player_label(exp, &v.a), player_label(exp, &v.b));
+    let per = if v.pieces.is_some() { " per piece" } else { "" };
+    let mut text = if !estimable {
+        format!("{la} vs {lb}: too few games to estimate")
+    } else {
+        match v.kind {
+            VerdictKind::Equivalent => format!(
+                "{la} and {lb} are equivalent within ±{margin_pawns:.2} pawns{per} (difference {})",
+                signed(&size(v, 1.0, false))
+            ),
+            VerdictKind::Different => {
+                let (strong, weak, sign) = if v.elo > 0.0 {
+                    (&la, &lb, 1.0)
+                } else {
+                    (&lb, &la, -1.0)
+                };
+                format!(
+                    "{strong} is stronger than {weak} by {}",
+                    size(v, sign, true)
+                )
+            }
+            VerdictKind::Inconclusive => match v.more_pairs_needed {
+                Some(n) => format!(
+                    "{la} vs {lb}: not enough games ({} so far): about {n} more pairs needed",
+                    signed(&size(v, 1.0, false))
+                ),
+                None => format!(
+                    "{la} vs {lb}: undecided ({} so far): the pawn calibration is too uncertain for more pairs \
+                     of this matchup to settle it; play more pawn-odds pairs",
+                    signed(&size(v, 1.0, false))
+                ),
+            },
+        }
+    };
+    if v.stopped_early {
+        text.push_str(
+            " (stopped early by the SPRT: interval and verdict are conditional on stopping)",
+        );
+    }
+    text
+}
+
+/// A leading `+` on a figure that has no sign yet.
+fn signed(figure: &str) -> String {
+    if figure.starts_with('-') || figure.starts_with('+') {
+        figure.to_owned()
+    } else {
+        format!("+{figure}")
+    }
+}
+
+/// One sentence for a whole group.
+pub(super) fn group_summary(title: &str, pairs: &[PairVerdict], margin_pawns: f64) -> String {
+    let count = |k: VerdictKind| pairs.iter().filter(|p| p.kind == k).count();
+    let (eq, diff, inc) = (
+        count(VerdictKind::Equivalent),
+        count(VerdictKind::Different),
+        count(VerdictKind::Inconclusive),
+    );
+    let per = if pairs.iter().all(|p| p.pieces.is_some()) {
+        " per piece"
+    } else {
+        ""
+    };
+    if pairs.is_empty() {
+        return format!("{title}: no pair measured yet.");
+    }
+    if diff == 0 && inc == 0 {
+        let all = if eq == 1 {
+            "the one pair is".to_owned()
+        } else {
+            format!("all {eq} pairs are")
+        };
+        return format!(
+            "{title}: {all} equivalent within ±{margin_pawns:.2} pawns{per}: the class holds."
+        );
+    }
+    let mut parts = Vec::new();
+    if eq > 0 {
+        parts.push(format!("{eq} equivalent"));
+    }
+    if diff > 0 {
+        let which: Vec<&str> = pairs
+            .iter()
+            .filter(|p| p.kind == VerdictKind::Different)
+            .map(|p| p.text.as_str())
+            .collect();
+        parts.push(format!("{diff} different ({})", which.join("; ")));
+    }
+    if inc > 0 {
+        parts.push(format!("{inc} undecided"));
+    }
+    let verdict = if diff > 0 {
+        "the class does not hold"
+    } else {
+        "no verdict yet"
+    };
+    format!(
+        "{title}: of {} pairs, {}: {verdict}.",
+        pairs.len(),
+        parts.join(", ")
+    )
+}
+
+/// The headlines: the pawn unit when it failed, each group, the game's
+/// balance, and the colours when a colour map was valued.
+pub(super) fn headlines(
+    calibration: &Calibration,
+    groups: &[RatingGroup],
+    balance: &GameBalance,
+    colour_values: Option<&ColourValues>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if matches!(
+        calibration.source,
+        CalibrationSource::NoPawnAdvantage | CalibrationSource::Unmeasurable
+    ) {
+        out.push(format!("No pawn unit: {}", calibration.note));
+    }
+    out.extend(groups.iter().map(|g| g.summary.clone()));
+    if groups.is_empty() {
+        out.push("No group of armies to rate: see the matchups below.".into());
+    }
+    out.push(format!(
+        "Game balance: White scores {:.1}% over {} games; {:.1}% draws.",
+        100.0 * balance.white_score,
+        balance.games,
+        100.0 * balance.draw_rate
+    ));
+    if let Some(line) = colour_values.and_then(colour_headline) {
+        out.push(line);
+    }
+    out
+}
+
+/// The most and least valuable colour of a colour map, in one sentence.
+fn colour_headline(values: &ColourValues) -> Option<String> {
+    let valued: Vec<&ColourValue> = values
+        .colours
+        .iter()
+        .filter(|c| c.value.is_finite())
+        .collect();
+    let best = valued.iter().max_by(|a, b| a.value.total_cmp(&b.value))?;
+    let worst = valued.iter().min_by(|a, b| a.value.total_cmp(&b.value))?;
+    Some(format!(
+        "Square colours: a piece on {} ({}) is worth {:.2} average pieces, on {} ({}) {:.2}.",
+        best.name, best.betza, best.value, worst.name, worst.betza, worst.value
+    ))
+}
+
+/// Caveats a reader must know before trusting a verdict.
+pub(super) fn notes(
+    calibration: &Calibration,
+    matchups: &[MatchupStats],
+    groups: &[RatingGroup],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if calibration.source != CalibrationSource::Measured {
+        out.push(calibration.note.clone());
+    }
+    if matchups.iter().any(|m| m.model == ScoreModel::Trinomial) {
+        out.push(
+            "Some matchups have games without their colour-swapped twin; their intervals use the trinomial model \
+             over games."
+                .into(),
+        );
+    }
+    let stopped: Vec<&str> = matchups
+        .iter()
+        .filter(|m| m.stopped_early)
+        .map(|m| m.name.as_str())
+        .collect();
+    if !stopped.is_empty() {
+        out.push(format!(
+            "Stopped early by the SPRT: {}. Their intervals, p-values and verdicts are computed as if the number of \
+             pairs had been fixed in advance; after a sequential stop they are conditional on stopping (the \
+             estimate tends to overstate the difference in the direction the test decided), so their stated error \
+             rates are not guaranteed. For a verdict that holds its rate, play a fixed number of pairs.",
+            stopped.join(", ")
+        ));
+    }
+    let exchanged: Vec<String> = groups
+        .iter()
+        .filter_map(|g| {
+            g.pieces
+                .filter(|&n| n > 1)
+                .map(|n| format!("{} ({n})", g.title))
+        })
+        .collect();
+    if !exchanged.is_empty() {
+        out.push(format!(
+            "Per-piece figures: a matchup exchanges several pieces ({}), so its difference is the armies' \
+             difference divided by the pieces exchanged; it includes pair effects (two bishops bring a bishop \
+             pair). The margin and the verdicts apply per piece. To measure one piece alone, narrow the \
+             generator's slots with `squares = [\"b1\"]`.",
+            exchanged.join("; ")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn verdict(kind: VerdictKind) -> PairVerdict {
+        PairVerdict {
+            a: "B".into(),
+            b: "N".into(),
+            elo: 64.0,
+            elo_interval: (40.0, 88.0),
+            pieces: Some(2),
+            pawns: 0.6,
+            pawns_interval: (0.36, 0.84),
+            pawns_per_piece: 0.3,
+            pawns_per_piece_interval: (0.18, 0.42),
+            games: 2000,
+            pairs: 1000,
+            kind,
+            text: String::new(),
+            tost_p: 0.5,
+            difference_p: 0.001,
+            more_pairs_needed: None,
+            more_calibration_needed: false,
+            stopped_early: false,
+        }
+    }
+
+    #[test]
+    fn verdicts_say_per_piece_and_sequential_stops() {
+        let text = "name = \"t\"\nvariant = \"pocket-mutation\"\nseed = 1\n\
+                    [[generators]]\nkind = \"class-equivalence\"\nclass = 2\n";
+        let exp = Experiment::parse("t.toml", text, Path::new(".")).unwrap();
+        let different = verdict(VerdictKind::Different);
+        assert_eq!(
+            pair_text(&exp, &different, 0.25, true),
+            "B (bishop) is stronger than N (knight) by 0.30 pawns per piece (0.18 to 0.42) (+0.60 for the 2 \
+             pieces exchanged, pair effects included)"
+        );
+        let stopped = PairVerdict {
+            stopped_early: true,
+            ..verdict(VerdictKind::Equivalent)
+        };
+        let said = pair_text(&exp, &stopped, 0.25, true);
+        assert!(
+            said.starts_with(
+                "B (bishop) and N (knight) are equivalent within ±0.25 pawns per piece"
+            ),
+            "{said}"
+        );
+        assert!(said.ends_with("conditional on stopping)"), "{said}");
+        let calibration = PairVerdict {
+            more_calibration_needed: true,
+            ..verdict(VerdictKind::Inconclusive)
+        };
+        assert!(pair_text(&exp, &calibration, 0.25, true).contains("play more pawn-odds pairs"));
+        let no_unit = PairVerdict {
+            pawns: f64::NAN,
+            pawns_per_piece: f64::NAN,
+            ..different
+        };
+        assert!(
+            pair_text(&exp, &no_unit, 0.25, true).contains("by 64 Elo for the armies (40 to 88)")
+        );
+    }
+}
