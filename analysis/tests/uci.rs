@@ -377,7 +377,7 @@ fn mate_in_one_is_reported_as_mate_1() {
 fn bestmove_matches_a_direct_search() {
     let chess = variant("chess");
     let pos = play(Position::start(&chess), &["e2e4", "c7c5", "g1f3"]);
-    let mut searcher = pocketlab_core::engine::Searcher::new(
+    let mut searcher = pocketlab_core::engine::Searcher::standard(
         &chess,
         &pocketlab_core::engine::EvalParams::default(),
         pocketlab_core::engine::SearchOptions::default(),

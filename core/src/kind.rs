@@ -24,14 +24,16 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::engine::{EvalParams, SearchInfo, SearchLimits, SearchOptions, Searcher};
+use crate::engine::{
+    EvalParams, SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher, StandardRules,
+};
 use crate::game::{GamePosition, GameStatus, IllegalMove, MoveFacts};
 use crate::moves::Move;
 use crate::notation::NotationError;
 use crate::position::{FenError, Position};
 use crate::potential::{
     Army, PotentialEvaluator, PotentialMove, PotentialNotationError, PotentialPosition,
-    PotentialSearcher, PotentialTextError,
+    PotentialRules, PotentialTextError,
 };
 use crate::types::Color;
 use crate::variant::{Variant, VariantError, parse_variant_data};
@@ -104,12 +106,14 @@ impl<'v> GameKind<'v> {
     /// An engine for this kind's positions.
     pub fn engine(&self, params: &EvalParams, options: SearchOptions) -> AnyEngine<'_> {
         match self {
-            GameKind::Standard(v) => {
-                AnyEngine::Standard(Box::new(Searcher::new(v, params, options)))
-            }
-            GameKind::Potential(army) => {
-                AnyEngine::Potential(Box::new(PotentialSearcher::new(army, params, options)))
-            }
+            GameKind::Standard(v) => AnyEngine::Standard(Box::new(Searcher::new(
+                StandardRules::new(v, params),
+                options,
+            ))),
+            GameKind::Potential(army) => AnyEngine::Potential(Box::new(Searcher::new(
+                PotentialRules::new(army, params),
+                options,
+            ))),
         }
     }
 
@@ -350,7 +354,42 @@ impl GamePosition for AnyPosition<'_> {
     }
 }
 
-/// Progress of a search after a completed iteration, moves as text.
+/// One kind's search, its moves wrapped as [`AnyMove`]s.
+fn run_search<R: crate::engine::SearchRules>(
+    searcher: &mut Searcher<R>,
+    pos: &R::Position,
+    history: &[u64],
+    limits: &SearchLimits,
+    on_iteration: Option<&mut dyn FnMut(&AnySearchInfo)>,
+    wrap: fn(crate::engine::MoveOf<R>) -> AnyMove,
+) -> AnySearchResult {
+    let r: SearchResult<_> = match on_iteration {
+        None => searcher.search(pos, history, limits),
+        Some(report) => {
+            searcher.search_with_info(pos, history, limits, &mut |info: &SearchInfo<_>| {
+                report(&AnySearchInfo {
+                    depth: info.depth,
+                    seldepth: info.seldepth,
+                    score: info.score,
+                    nodes: info.nodes,
+                    elapsed: info.elapsed,
+                    pv: info.pv.iter().copied().map(wrap).collect(),
+                });
+            })
+        }
+    };
+    AnySearchResult {
+        best_move: r.best_move.map(wrap),
+        score: r.score,
+        depth: r.depth,
+        seldepth: r.seldepth,
+        nodes: r.nodes,
+        elapsed: r.elapsed,
+        pv: r.pv.into_iter().map(wrap).collect(),
+    }
+}
+
+/// Progress of a search after a completed iteration.
 #[derive(Clone, Debug)]
 pub struct AnySearchInfo {
     pub depth: u32,
@@ -370,6 +409,9 @@ pub struct AnySearchResult {
     pub score: i32,
     /// The last completed iteration.
     pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes of the whole search, the last partial iteration included.
     pub nodes: u64,
     pub elapsed: Duration,
     /// The principal variation, `best_move` first.
@@ -380,8 +422,8 @@ pub struct AnySearchResult {
 #[derive(Debug)]
 pub enum AnyEngine<'k> {
     // Boxed: searchers are large and move between threads.
-    Standard(Box<Searcher<'k>>),
-    Potential(Box<PotentialSearcher<'k>>),
+    Standard(Box<Searcher<StandardRules<'k>>>),
+    Potential(Box<Searcher<PotentialRules<'k>>>),
 }
 
 impl<'k> AnyEngine<'k> {
@@ -408,8 +450,7 @@ impl<'k> AnyEngine<'k> {
         self.search_with_info(pos, history, limits, None)
     }
 
-    /// [`Self::search`], telling `on_iteration` of each completed iteration
-    /// (Potential Chess: of the last one only).
+    /// [`Self::search`], telling `on_iteration` of each completed iteration.
     pub fn search_with_info(
         &mut self,
         pos: &AnyPosition<'k>,
@@ -419,51 +460,10 @@ impl<'k> AnyEngine<'k> {
     ) -> AnySearchResult {
         match (self, pos) {
             (AnyEngine::Standard(s), AnyPosition::Standard(p)) => {
-                let r = match on_iteration {
-                    None => s.search(p, history, limits),
-                    Some(report) => {
-                        s.search_with_info(p, history, limits, &mut |info: &SearchInfo| {
-                            report(&AnySearchInfo {
-                                depth: info.depth,
-                                seldepth: info.seldepth,
-                                score: info.score,
-                                nodes: info.nodes,
-                                elapsed: info.elapsed,
-                                pv: info.pv.iter().copied().map(AnyMove::Standard).collect(),
-                            });
-                        })
-                    }
-                };
-                AnySearchResult {
-                    best_move: r.best_move.map(AnyMove::Standard),
-                    score: r.score,
-                    depth: r.depth,
-                    nodes: r.nodes,
-                    elapsed: r.elapsed,
-                    pv: r.pv.into_iter().map(AnyMove::Standard).collect(),
-                }
+                run_search(s, p, history, limits, on_iteration, AnyMove::Standard)
             }
             (AnyEngine::Potential(s), AnyPosition::Potential(p)) => {
-                let r = s.search(p, history, limits);
-                let pv: Vec<AnyMove> = r.pv.into_iter().map(AnyMove::Potential).collect();
-                if let Some(report) = on_iteration {
-                    report(&AnySearchInfo {
-                        depth: r.depth,
-                        seldepth: r.depth,
-                        score: r.score,
-                        nodes: r.nodes,
-                        elapsed: r.elapsed,
-                        pv: pv.clone(),
-                    });
-                }
-                AnySearchResult {
-                    best_move: r.best_move.map(AnyMove::Potential),
-                    score: r.score,
-                    depth: r.depth,
-                    nodes: r.nodes,
-                    elapsed: r.elapsed,
-                    pv,
-                }
+                run_search(s, p, history, limits, on_iteration, AnyMove::Potential)
             }
             _ => kind_mismatch(),
         }

@@ -433,19 +433,13 @@ impl Position<'_> {
     /// plays each one to check it (needed only when in check).
     fn generate_drops(&self, sink: &mut impl MoveSink, allowed: Bitboard, verify: bool) {
         let v = self.variant();
-        let Some(rules) = &v.rules.pocket else { return };
         let us = self.side_to_move();
-        if self.pocket_size(us) == 0 {
+        if v.rules.pocket.is_none() || self.pocket_size(us) == 0 {
             return;
         }
         let empty = !self.occupied() & allowed;
         for (kind, _) in self.pocket(us) {
-            let ranks = if v.is_pawn(kind) {
-                rules.pawn_drop_ranks
-            } else {
-                rules.drop_ranks
-            };
-            let targets = empty & Variant::relative_ranks_mask(us, ranks);
+            let targets = empty & v.drop_squares(us, kind);
             if verify {
                 let safe = targets
                     .filter(|&to| self.keeps_royal_safe(Move::Drop { kind, to }))

@@ -246,6 +246,37 @@ impl PieceMoves {
         out
     }
 
+    /// Squares (empty or not) from which this piece would capture onto `sq`
+    /// given the occupancy: where it could stand to check a king on `sq`.
+    pub fn attack_origins(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let i = sq.index();
+        let mut out = self.rev_leap_capture[i];
+        if self.has_orth_capture {
+            out |= rook_attacks(sq, occupied) & self.rev_orth_capture[i];
+        }
+        if self.has_diag_capture {
+            out |= bishop_attacks(sq, occupied) & self.rev_diag_capture[i];
+        }
+        if self.has_walked_capture {
+            for w in self.walked.iter().filter(|w| w.capture) {
+                let mut cur = sq;
+                for step in 1..=w.max_steps {
+                    let Some(prev) = cur.offset(-w.dx, -w.dy) else {
+                        break;
+                    };
+                    if step >= w.min_steps && w.from.contains(prev) {
+                        out = out.with(prev);
+                    }
+                    if occupied.contains(prev) {
+                        break;
+                    }
+                    cur = prev;
+                }
+            }
+        }
+        out
+    }
+
     /// Pieces among `candidates` (all of this type and side) that capture
     /// onto `sq` given the occupancy.
     #[inline]

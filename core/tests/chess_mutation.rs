@@ -690,7 +690,7 @@ fn the_engine_reads_the_map_through_the_compiled_tables() {
     // Mate in one: the e4 pion (a queen there) mates from e8 (black, a
     // queen) or a8 (red, a rook); on c6 (yellow, a knight) it gives no check.
     let p = pos(&v, "7k/6oo/8/8/4O3/8/8/4K3 w - - 0 1");
-    let mut searcher = Searcher::new(&v, &EvalParams::default(), SearchOptions::default());
+    let mut searcher = Searcher::standard(&v, &EvalParams::default(), SearchOptions::default());
     let best = searcher
         .search(&p, &[], &SearchLimits::depth(3))
         .best_move

@@ -130,7 +130,7 @@ fn tactics_suite_is_solved_within_the_node_budget() {
                 );
             }
         }
-        let mut searcher = Searcher::new(&v, &EvalParams::default(), SearchOptions::default());
+        let mut searcher = Searcher::standard(&v, &EvalParams::default(), SearchOptions::default());
         let result = searcher.search(&pos, &[], &SearchLimits::nodes(PUZZLE_NODES));
         let found = result
             .best_move
@@ -158,7 +158,7 @@ fn tactics_suite_is_solved_within_the_node_budget() {
 
 fn search_once(v: &Variant, fen: &str, nodes: u64) -> (String, u64, i32) {
     let pos = Position::from_fen(v, fen).unwrap();
-    let mut s = Searcher::new(v, &EvalParams::default(), SearchOptions::default());
+    let mut s = Searcher::standard(v, &EvalParams::default(), SearchOptions::default());
     let r = s.search(&pos, &[], &SearchLimits::nodes(nodes));
     (
         notation::format(&pos, r.best_move.unwrap()),
@@ -192,7 +192,7 @@ fn root_noise_is_seeded() {
             seed,
             ..SearchOptions::default()
         };
-        let mut s = Searcher::new(&v, &EvalParams::default(), options);
+        let mut s = Searcher::standard(&v, &EvalParams::default(), options);
         notation::format(
             &pos,
             s.search(&pos, &[], &SearchLimits::depth(4))
@@ -216,7 +216,7 @@ fn root_noise_is_seeded() {
 /// A player for the strength test: a searcher at fixed depth, or a random mover.
 #[allow(clippy::large_enum_variant, reason = "a handful of players per test")]
 enum Player<'v> {
-    Engine(Searcher<'v>, u32),
+    Engine(pocketlab_core::engine::StandardSearcher<'v>, u64),
     Random(ChaCha8Rng),
 }
 
@@ -224,9 +224,9 @@ impl<'v> Player<'v> {
     fn choose(&mut self, game: &Game<Position<'v>>) -> pocketlab_core::Move {
         let pos = game.position();
         match self {
-            Player::Engine(s, depth) => {
+            Player::Engine(s, nodes) => {
                 let history = &game.hashes()[..game.hashes().len() - 1];
-                s.search(pos, history, &SearchLimits::depth(*depth))
+                s.search(pos, history, &SearchLimits::nodes(*nodes))
                     .best_move
                     .unwrap()
             }
@@ -284,9 +284,9 @@ fn match_score<'v>(
     points / (2 * pairs) as f64
 }
 
-fn engine(v: &Variant, depth: u32) -> Player<'_> {
+fn engine(v: &Variant, nodes: u64) -> Player<'_> {
     Player::Engine(
-        Searcher::new(
+        Searcher::standard(
             v,
             &EvalParams::default(),
             SearchOptions {
@@ -294,12 +294,12 @@ fn engine(v: &Variant, depth: u32) -> Player<'_> {
                 ..SearchOptions::default()
             },
         ),
-        depth,
+        nodes,
     )
 }
 
 #[test]
-fn deeper_search_beats_shallower_and_random_in_pocket_mutation() {
+fn more_nodes_beat_fewer_and_a_random_mover_in_pocket_mutation() {
     let v = builtin::load("pocket-mutation").unwrap();
     // 24 games each. Under the null hypothesis of equal strength (score 0.5,
     // at most 0.25 variance per game) a score above 0.80 is more than 2.9
@@ -307,15 +307,15 @@ fn deeper_search_beats_shallower_and_random_in_pocket_mutation() {
     let vs_random = match_score(
         &v,
         12,
-        |_| engine(&v, 2),
+        |_| engine(&v, 200),
         |seed| Player::Random(ChaCha8Rng::seed_from_u64(seed)),
     );
     assert!(
         vs_random >= 0.8,
-        "depth 2 scored {vs_random} against a random mover"
+        "200 nodes scored {vs_random} against a random mover"
     );
-    let deeper = match_score(&v, 12, |_| engine(&v, 4), |_| engine(&v, 2));
-    assert!(deeper >= 0.8, "depth 4 scored {deeper} against depth 2");
+    let deeper = match_score(&v, 12, |_| engine(&v, 4_000), |_| engine(&v, 200));
+    assert!(deeper >= 0.8, "4,000 nodes scored {deeper} against 200");
 }
 
 #[test]

@@ -155,7 +155,8 @@ fn seed_worked_example_square_by_square() {
     assert_eq!(
         game.position().to_text(),
         "(!kn)(!n)(!n)(!n)(!n)(!n)(!n)(!kn)/1(!kn)(!kn)(!kn)(!kn)(!kn)(!kn)1/8/1n4n1/\
-         3{QRP}4/8/{!K}{!K}{!K}{!BN}{!K}{!K}{!K}{!K}/XXX1XXXX[] w - 1 3"
+         3{QRP}4/8/{!K}{!K}{!K}{!BN}'{!K}{!K}{!K}{!K}/XXX1XXXX[] w - 1 3",
+        "the d1 piece has moved to d2 and may be a pawn: marked, no double step"
     );
     assert_eq!(game.status(), GameStatus::Ongoing);
 }
@@ -285,6 +286,8 @@ struct Cell {
     color: Color,
     pot: u32,
     promoted: Option<u8>,
+    /// Has moved (as the position marks it): no pawn double step.
+    moved: bool,
 }
 
 struct Types {
@@ -368,7 +371,9 @@ fn naive_moves(
             && board[one.index()].is_none()
         {
             out.push(one);
+            let unmoved = board[from.index()].is_some_and(|c| !c.moved);
             if color.relative_rank(from.rank()) == 1
+                && unmoved
                 && let Some(two) = one.offset(0, f)
                 && board[two.index()].is_none()
             {
@@ -405,6 +410,9 @@ fn naive_attacks(
     naive_moves(ty, t, color, from, as_enemy)
 }
 
+/// A cell as compared: (White, potential, promoted type, moved).
+type CellKey = (bool, u32, Option<u8>, bool);
+
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 struct Outcome {
     from: Square,
@@ -413,7 +421,7 @@ struct Outcome {
     promotion: Option<u8>,
     captured: Option<u8>,
     en_passant: bool,
-    board: Vec<Option<(bool, u32, Option<u8>)>>,
+    board: Vec<Option<CellKey>>,
     captured_counts: Vec<u8>,
     ep: Option<Square>,
     halfmove: u16,
@@ -426,6 +434,7 @@ fn board_of(pos: &PotentialPosition<'_>) -> [Option<Cell>; 64] {
             color: p.color,
             pot: p.potential.0,
             promoted: p.promoted,
+            moved: p.moved,
         });
     }
     b
@@ -447,7 +456,7 @@ fn outcome_key(
         en_passant: mv.en_passant,
         board: board
             .iter()
-            .map(|c| c.map(|c| (c.color == Color::White, c.pot, c.promoted)))
+            .map(|c| c.map(|c| (c.color == Color::White, c.pot, c.promoted, c.moved)))
             .collect(),
         captured_counts: captured,
         ep,
@@ -574,6 +583,7 @@ fn naive_outcomes(pos: &PotentialPosition<'_>) -> BTreeSet<Outcome> {
                 color: us,
                 pot: reduced,
                 promoted: promotion.or(mover.promoted),
+                moved: true,
             });
             // Reduce a side by brute force; false if inconsistent.
             let reduce = |b: &mut [Option<Cell>; 64], c: &[u8], color: Color| -> bool {
@@ -637,7 +647,18 @@ fn naive_outcomes(pos: &PotentialPosition<'_>) -> BTreeSet<Outcome> {
             if !reduce(&mut b, &c, us) {
                 continue;
             }
-            let moved_as_pawn = mover.promoted.is_none() && reduced & (1 << ty.p) != 0;
+            // Moved marks matter only for a possible pawn, unpromoted, on
+            // its second rank (where the double step starts).
+            for sq in Square::all() {
+                if let Some(cell) = b[sq.index()].as_mut() {
+                    cell.moved &= cell.pot & (1 << ty.p) != 0
+                        && cell.promoted.is_none()
+                        && cell.color.relative_rank(sq.rank()) == 1;
+                }
+            }
+            // A move a pawn could have made: P left after the reduction.
+            let moved_as_pawn =
+                mover.promoted.is_none() && b[to.index()].unwrap().pot & (1 << ty.p) != 0;
             let mut ep = None;
             if moved_as_pawn
                 && promotion.is_none()
@@ -1101,10 +1122,8 @@ fn perft_from_the_start() {
     }
 }
 
-/// The slow reference on every depth-2 row (about 30 s):
-/// `cargo test -p pocketlab-core --test potential_chess slow_reference -- --ignored`.
+/// The slow reference on every depth-2 row (about 30 s; in CI).
 #[test]
-#[ignore]
 fn slow_reference_perft_depth_2() {
     let army = army();
     for (fen, depth, nodes) in perft_rows() {
@@ -1117,4 +1136,60 @@ fn slow_reference_perft_depth_2() {
             );
         }
     }
+}
+
+#[test]
+fn a_piece_that_has_moved_makes_no_pawn_double_step() {
+    let army = army();
+    let mut game = Game::new(army.start_position());
+    for text in ["e2-f3", "a7-a6", "e1-e2", "h7-h6"] {
+        let mv = game.position().parse_move(text).unwrap();
+        game.play(mv).unwrap();
+    }
+    let pos = game.position().clone();
+    let e2 = pos.piece_at("e2".parse().unwrap()).unwrap();
+    assert!(e2.moved, "the e1 piece moved forward and may be a pawn");
+    assert!(pos.to_text().contains('\''), "{}", pos.to_text());
+    // As a pawn it would have moved before: only queen or rook can step two.
+    assert!(pos.parse_move("e2-e4>QRP").is_err());
+    let step = pos.parse_move("e2-e4").unwrap();
+    assert_eq!(pos.format_move(step), "e2-e4>QR");
+    let after = pos.play(step).unwrap();
+    assert_eq!(after.en_passant(), None, "no double step a pawn made");
+    assert_eq!(
+        after.halfmove_clock(),
+        1,
+        "not a move a pawn could have made"
+    );
+    // The mark is part of the position: text and hash round-trip.
+    let back = PotentialPosition::from_text(army, &pos.to_text()).unwrap();
+    assert_eq!(back, pos);
+    assert_eq!(back.hash(), pos.hash());
+    let unmarked = PotentialPosition::from_text(army, &pos.to_text().replace('\'', "")).unwrap();
+    assert_ne!(unmarked.hash(), pos.hash());
+}
+
+#[test]
+fn the_n_move_counter_resets_on_the_reduced_potential() {
+    let army = army();
+    // White has only a king and a pawn, in two pieces that could each be
+    // either. The e5 piece steps forward (a king or a pawn could); that
+    // opens the h8 bishop's diagonal onto c3, whose piece so cannot be the
+    // king (rule 4): it is the pawn, and the mover is the king.
+    let pos = PotentialPosition::from_text(
+        army,
+        "k6b/8/8/4{KP}3/8/2{KP}5/8/8[QBBRRNNPPPPPPPqbrrnnpppppppp] w - 7 30",
+    )
+    .unwrap();
+    let pawn = army.pawn().unwrap();
+    let mv = pos.parse_move("e5-e6").unwrap();
+    assert!(mv.reduced.contains(pawn), "a pawn could have made the move");
+    let next = pos.play(mv).unwrap();
+    let mover = next.piece_at("e6".parse().unwrap()).unwrap();
+    assert!(!mover.potential.contains(pawn), "{}", next.to_text());
+    assert_eq!(
+        next.halfmove_clock(),
+        8,
+        "after the reduction it cannot be a pawn"
+    );
 }

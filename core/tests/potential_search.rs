@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use pocketlab_core::builtin;
-use pocketlab_core::engine::{EvalParams, MATE, SearchLimits, SearchOptions, mate_distance};
-use pocketlab_core::potential::{
-    Army, PotentialPosition, PotentialSearchResult, PotentialSearcher,
+use pocketlab_core::engine::{
+    EvalParams, MATE, SearchLimits, SearchOptions, SearchResult, Searcher, mate_distance,
 };
+use pocketlab_core::potential::{Army, PotentialMove, PotentialPosition, PotentialRules};
 use pocketlab_core::{Game, GamePosition};
 use pocketlab_core::{GameStatus, Square, Termination, Variant};
 
@@ -23,11 +23,13 @@ fn position(text: &str) -> PotentialPosition<'static> {
     PotentialPosition::from_text(army(), text).unwrap()
 }
 
-fn searcher(options: SearchOptions) -> PotentialSearcher<'static> {
-    PotentialSearcher::new(army(), &EvalParams::default(), options)
+type PotentialSearcher = Searcher<PotentialRules<'static>>;
+
+fn searcher(options: SearchOptions) -> PotentialSearcher {
+    Searcher::new(PotentialRules::new(army(), &EvalParams::default()), options)
 }
 
-fn search(pos: &PotentialPosition<'static>, limits: &SearchLimits) -> PotentialSearchResult {
+fn search(pos: &PotentialPosition<'static>, limits: &SearchLimits) -> SearchResult<PotentialMove> {
     searcher(SearchOptions::default()).search(pos, &[], limits)
 }
 
@@ -84,7 +86,8 @@ fn takes_the_queen_rather_than_the_pawn() {
 
 #[test]
 fn node_and_depth_limited_searches_repeat_exactly() {
-    let key = |r: &PotentialSearchResult| (r.best_move, r.score, r.depth, r.nodes, r.pv.clone());
+    let key =
+        |r: &SearchResult<PotentialMove>| (r.best_move, r.score, r.depth, r.nodes, r.pv.clone());
     for options in [
         SearchOptions::default(),
         SearchOptions {

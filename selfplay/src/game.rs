@@ -7,6 +7,7 @@ use std::time::Instant;
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::game::MoveEvent;
 use pocketlab_core::kind::{AnyEngine, AnyPosition, GameKind};
+use pocketlab_core::types::splitmix;
 use pocketlab_core::{Color, Game, GamePosition, GameStatus, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,13 +19,6 @@ use crate::log::{GameId, GameRecord, MoveRecord, Termination};
 /// (encoded by the log's codec, [`GameId`]).
 pub fn game_id(matchup: usize, pair: u64, b_is_white: bool) -> u64 {
     GameId::new(matchup as u32, pair, b_is_white).encode()
-}
-
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// Seed of one game (engine noise), from the master seed and the game's identity.

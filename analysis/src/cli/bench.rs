@@ -153,15 +153,25 @@ const SEARCH_SUITE: &[(&str, &str, &str)] = &[
 fn bench_search(nodes: u64) -> anyhow::Result<()> {
     let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
     println!(
-        "{:<16} {:>6} {:>10} {:>9} {:>10}  best",
-        "position", "depth", "nodes", "seconds", "k nodes/s"
+        "{:<16} {:>6} {:>10} {:>9} {:>10} {:>8}  best",
+        "position", "depth", "nodes", "seconds", "k nodes/s", "eval ns"
     );
     for &(label, variant_name, fen) in SEARCH_SUITE {
         let variant = builtin::load(variant_name)?;
         let pos = Position::from_fen(&variant, fen)?;
         let mut searcher =
-            Searcher::new(&variant, &EvalParams::default(), SearchOptions::default());
+            Searcher::standard(&variant, &EvalParams::default(), SearchOptions::default());
         let result = searcher.search(&pos, &[], &SearchLimits::nodes(nodes));
+        // The cost of one static evaluation of the root position.
+        let evaluator = searcher.rules().evaluator();
+        let started = Instant::now();
+        let rounds = 20_000u32;
+        let mut sink = 0i64;
+        for _ in 0..rounds {
+            sink += i64::from(evaluator.evaluate(std::hint::black_box(&pos)));
+        }
+        std::hint::black_box(sink);
+        let eval_ns = started.elapsed().as_nanos() as f64 / f64::from(rounds);
         let seconds = result.elapsed.as_secs_f64();
         total_nodes += result.nodes;
         total_seconds += seconds;
@@ -170,7 +180,7 @@ fn bench_search(nodes: u64) -> anyhow::Result<()> {
             .map(|m| pocketlab_core::notation::format(&pos, m))
             .unwrap_or_default();
         println!(
-            "{label:<16} {:>6} {:>10} {seconds:>9.3} {:>10.0}  {best}",
+            "{label:<16} {:>6} {:>10} {seconds:>9.3} {:>10.0} {eval_ns:>8.0}  {best}",
             result.depth,
             result.nodes,
             result.nodes as f64 / seconds / 1e3

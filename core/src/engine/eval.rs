@@ -12,6 +12,10 @@ use crate::position::Position;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 use crate::variant::Variant;
 
+/// The evaluation's bound: far from any mate score, so the search's
+/// windows and mate arithmetic never meet an evaluation.
+pub const MAX_EVAL: i32 = 20_000;
+
 /// Tables derived once per (variant, parameters).
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -130,73 +134,167 @@ impl Evaluator {
         self.pocket_values[kind.index()]
     }
 
-    /// Score in centipawns from the side to move's point of view.
+    /// Score in centipawns from the side to move's point of view, within
+    /// ±[`MAX_EVAL`] whatever the parameters (sums run in 64 bits).
     pub fn evaluate(&self, pos: &Position<'_>) -> i32 {
         let v = pos.variant();
         let occ = pos.occupied();
-        let mut mg = ByColor { white: 0, black: 0 };
-        let mut eg = ByColor { white: 0, black: 0 };
-        let mut phase = 0;
         let p = &self.params;
+        let mut mg = ByColor {
+            white: 0i64,
+            black: 0i64,
+        };
+        let mut eg = ByColor {
+            white: 0i64,
+            black: 0i64,
+        };
+        let mut phase = 0i64;
         let zones = ByColor::new_with(|c| {
             let k = pos.royal_square(c);
             v.moves(c, self.royal)
                 .targets(k, Bitboard::EMPTY, Bitboard::EMPTY)
                 .with(k)
         });
+        // What each side's pieces attack, for king danger and threats.
+        let mut attacks = ByColor::new_with(|_| Bitboard::EMPTY);
+        // Each side's non-royal pieces: square, value, capture reach (a
+        // board holds at most 64 pieces; no allocation per evaluation).
+        let mut pieces = ByColor::new_with(|_| PieceList::default());
+        let mut danger = ByColor {
+            white: 0i64,
+            black: 0i64,
+        };
+        // Squares each side's pieces of each type can move to (quiet moves).
+        let mut move_reach = ByColor::new_with(|_| [Bitboard::EMPTY; MAX_PIECE_TYPES]);
         for color in Color::ALL {
             let them = !color;
             let theirs = pos.pieces_of(them);
-            let mut material = 0;
-            let mut zone_attacks = 0;
+            let mut material = 0i64;
             for &kind in &self.piece_types {
                 let bb = pos.pieces(color, kind);
                 let value = self.values[kind.index()];
-                let pocketed = i32::from(pos.pocket_count(color, kind));
-                material += pocketed * self.pocket_values[kind.index()];
+                let pocketed = i64::from(pos.pocket_count(color, kind));
+                material += pocketed * i64::from(self.pocket_values[kind.index()]);
                 if kind != self.royal && !v.is_pawn(kind) {
-                    phase += (bb.count() as i32 + pocketed) * value.max(0);
+                    phase += (i64::from(bb.count()) + pocketed) * i64::from(value.max(0));
                 }
                 if bb.is_empty() {
                     continue;
                 }
-                material += bb.count() as i32 * value;
+                material += i64::from(bb.count()) * i64::from(value);
                 let table = &self.psq[color][kind.index()];
                 let m = v.moves(color, kind);
-                let track_mobility = kind != self.royal && !v.is_pawn(kind);
+                let is_royal = kind == self.royal;
+                let track_mobility = !is_royal && !v.is_pawn(kind);
+                let attacker_units =
+                    i64::from(p.king_danger.attacker) * i64::from((value / 100).clamp(1, 10));
                 for sq in bb {
                     let (a, b) = table[sq.index()];
-                    mg[color] += a;
-                    eg[color] += b;
-                    if track_mobility {
+                    mg[color] += i64::from(a);
+                    eg[color] += i64::from(b);
+                    let reach = m.capture_reach(sq, occ);
+                    attacks[color] |= reach;
+                    if !is_royal {
+                        pieces[color].push(sq, value, reach);
+                    }
+                    if !is_royal {
                         let targets = m.targets(sq, occ, theirs);
-                        let extra = targets.count() as i32 - self.mobility_baseline[kind.index()];
-                        mg[color] += extra * p.mobility.mg / 16;
-                        eg[color] += extra * p.mobility.eg / 16;
-                        zone_attacks += (targets & zones[them]).count() as i32;
+                        move_reach[color][kind.index()] |= targets & !occ;
+                        if track_mobility {
+                            let extra = i64::from(targets.count())
+                                - i64::from(self.mobility_baseline[kind.index()]);
+                            mg[color] += extra * i64::from(p.mobility.mg) / 16;
+                            eg[color] += extra * i64::from(p.mobility.eg) / 16;
+                        }
+                    }
+                    let on_zone = (reach & zones[them]).count();
+                    if on_zone > 0 && !is_royal {
+                        danger[them] += attacker_units
+                            + i64::from(on_zone) * i64::from(p.king_danger.zone_attack);
                     }
                 }
             }
             mg[color] += material;
             eg[color] += material;
-            // Attacks into the enemy royal zone grow quadratically, as attackers combine.
-            mg[color] += zone_attacks * zone_attacks * p.king_zone_attack / 4;
             self.pawn_terms(pos, color, &mut mg, &mut eg);
         }
-        let phase = phase.min(self.full_phase);
-        let blended = |side: Color| {
-            (mg[side] * phase + eg[side] * (self.full_phase - phase)) / self.full_phase
-        };
+        for color in Color::ALL {
+            let them = !color;
+            // Checks the enemy has at hand: board pieces moving to a square
+            // we do not defend, and pocketed pieces dropped anywhere empty.
+            let king = pos.royal_square(color);
+            let mut check_squares = 0i64;
+            let mut drop_squares = 0i64;
+            for &kind in &self.piece_types {
+                let reach = move_reach[them][kind.index()];
+                let in_pocket = pos.pocket_count(them, kind) > 0;
+                if kind == self.royal || (reach.is_empty() && !in_pocket) {
+                    continue;
+                }
+                let origins = v.moves(them, kind).attack_origins(king, occ) & !occ;
+                // A few checking squares make the threat; more add little.
+                check_squares += i64::from((origins & reach & !attacks[color]).count().min(3));
+                if in_pocket {
+                    let ranks = v.drop_squares(them, kind);
+                    drop_squares += i64::from((origins & ranks).count().min(4));
+                }
+            }
+            let k = &p.king_danger;
+            let shield = i64::from(self.shield_count(pos, color));
+            let units = danger[color]
+                + check_squares * i64::from(k.safe_check)
+                + drop_squares * i64::from(k.drop_check)
+                - shield * i64::from(k.shield);
+            if units > 0 {
+                mg[color] -= (units * units / 4096).min(i64::from(k.cap));
+            }
+            // Threats against our pieces.
+            for &(sq, value, _) in pieces[color].as_slice() {
+                if !attacks[them].contains(sq) {
+                    continue;
+                }
+                if !attacks[color].contains(sq) {
+                    mg[color] += i64::from(p.hanging.mg);
+                    eg[color] += i64::from(p.hanging.eg);
+                }
+                let lesser = pieces[them]
+                    .as_slice()
+                    .iter()
+                    .any(|&(_, attacker, reach)| attacker < value && reach.contains(sq));
+                if lesser {
+                    let hundreds = i64::from(value.clamp(0, 2_000) / 100);
+                    mg[color] += i64::from(p.threat_by_lesser.mg) * hundreds;
+                    eg[color] += i64::from(p.threat_by_lesser.eg) * hundreds;
+                }
+            }
+        }
+        let full = i64::from(self.full_phase);
+        let phase = phase.min(full);
+        let blended = |side: Color| (mg[side] * phase + eg[side] * (full - phase)) / full;
         let us = pos.side_to_move();
-        blended(us) - blended(!us) + p.tempo
+        let score = blended(us) - blended(!us) + i64::from(p.tempo);
+        score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
+    }
+
+    /// Own pawn-like pieces on the three squares in front of the royal piece.
+    fn shield_count(&self, pos: &Position<'_>, color: Color) -> u32 {
+        let king = pos.royal_square(color);
+        let front: Bitboard = [-1i8, 0, 1]
+            .iter()
+            .filter_map(|&dx| king.offset(dx, color.forward()))
+            .collect();
+        self.pawn_types
+            .iter()
+            .map(|&t| (pos.pieces(color, t) & front).count())
+            .sum()
     }
 
     fn pawn_terms(
         &self,
         pos: &Position<'_>,
         color: Color,
-        mg: &mut ByColor<i32>,
-        eg: &mut ByColor<i32>,
+        mg: &mut ByColor<i64>,
+        eg: &mut ByColor<i64>,
     ) {
         if self.pawn_types.is_empty() {
             return;
@@ -223,27 +321,48 @@ impl Evaluator {
                 Bitboard::EMPTY
             });
             if (ours & file_bb).has_more_than_one() {
-                mg[color] += p.doubled_pawn.mg / 2;
-                eg[color] += p.doubled_pawn.eg / 2;
+                mg[color] += i64::from(p.doubled_pawn.mg / 2);
+                eg[color] += i64::from(p.doubled_pawn.eg / 2);
             }
             if (ours & adjacent).is_empty() {
-                mg[color] += p.isolated_pawn.mg;
-                eg[color] += p.isolated_pawn.eg;
+                mg[color] += i64::from(p.isolated_pawn.mg);
+                eg[color] += i64::from(p.isolated_pawn.eg);
             }
             let ahead = squares_ahead(color, sq);
             if (theirs & (file_bb | adjacent) & ahead).is_empty() {
                 let bonus = p.passed_pawn[usize::from(color.relative_rank(sq.rank()))];
-                mg[color] += bonus.mg;
-                eg[color] += bonus.eg;
+                mg[color] += i64::from(bonus.mg);
+                eg[color] += i64::from(bonus.eg);
             }
         }
-        // Pawn shield: own pawns on the three squares in front of the royal piece.
-        let king = pos.royal_square(color);
-        let front: Bitboard = [-1i8, 0, 1]
-            .iter()
-            .filter_map(|&dx| king.offset(dx, color.forward()))
-            .collect();
-        mg[color] += (ours & front).count() as i32 * p.king_shield;
+        mg[color] += i64::from(self.shield_count(pos, color)) * i64::from(p.king_shield);
+    }
+}
+
+/// A side's pieces for one evaluation, on the stack.
+#[derive(Clone, Copy)]
+struct PieceList {
+    entries: [(Square, i32, Bitboard); 64],
+    len: usize,
+}
+
+impl Default for PieceList {
+    fn default() -> PieceList {
+        PieceList {
+            entries: [(Square::A1, 0, Bitboard::EMPTY); 64],
+            len: 0,
+        }
+    }
+}
+
+impl PieceList {
+    fn push(&mut self, sq: Square, value: i32, reach: Bitboard) {
+        self.entries[self.len] = (sq, value, reach);
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[(Square, i32, Bitboard)] {
+        &self.entries[..self.len]
     }
 }
 
@@ -301,5 +420,71 @@ mod tests {
         params.piece_values.insert("N".into(), 100);
         let cheap = Evaluator::new(&v, &params);
         assert!(cheap.evaluate(&pocket) < e.evaluate(&pocket) - 150);
+    }
+
+    #[test]
+    fn an_exposed_king_and_a_hanging_piece_cost() {
+        let v = builtin::load("chess").unwrap();
+        let e = Evaluator::new(&v, &EvalParams::default());
+        let eval = |fen: &str| e.evaluate(&Position::from_fen(&v, fen).unwrap());
+        // The same material; in the second the black queen and rook bear
+        // down on a shelterless white king.
+        let safe = eval("3qk3/7r/8/8/8/8/PPP5/1K4QR w - - 0 1");
+        let attacked = eval("4k3/8/8/8/8/1q6/r7/1K4QR w - - 0 1");
+        assert!(attacked < safe - 100, "{attacked} vs {safe}");
+        // A knight en prise to a pawn, and undefended, against a safe one.
+        let hanging = eval("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1");
+        let safe_knight = eval("4k3/8/8/8/8/8/3N4/4K3 w - - 0 1");
+        assert!(hanging < safe_knight - 30, "{hanging} vs {safe_knight}");
+    }
+
+    #[test]
+    fn pieces_that_can_be_dropped_next_to_the_king_are_danger() {
+        let v = builtin::load("pocket-mutation").unwrap();
+        let e = Evaluator::new(&v, &EvalParams::default());
+        let eval = |fen: &str| e.evaluate(&Position::from_fen(&v, fen).unwrap());
+        // Black holds a queen in the pocket either way; White's king is
+        // open in the first and walled in by its own pawns in the second.
+        let open = eval("4k3/pppppppp/8/8/8/8/8/4K3[q] w - - 0 20");
+        let closed = eval("4k3/pppppppp/8/8/8/8/3PPP2/4K3[q] w - - 0 20");
+        // Beyond the three pawns' material, the open king costs.
+        let pawns = 3 * 100;
+        assert!(open < closed - pawns, "{open} vs {closed}");
+    }
+
+    #[test]
+    fn extreme_values_stay_within_the_evaluation_bound() {
+        let v = builtin::load("chess").unwrap();
+        let mut params = EvalParams::default();
+        for letter in ["P", "N", "B", "R", "Q"] {
+            params.piece_values.insert(letter.into(), 100_000);
+        }
+        for (_, w) in params.weights_mut() {
+            *w = 10_000;
+        }
+        params.validate().unwrap();
+        let e = Evaluator::new(&v, &params);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/8/8/8/8/QQQQKQQQ w - - 0 1",
+            "qqqqkqqq/8/8/8/8/8/8/4K3 w - - 0 1",
+        ] {
+            let score = e.evaluate(&Position::from_fen(&v, fen).unwrap());
+            assert!(score.abs() <= MAX_EVAL, "{fen}: {score}");
+        }
+        // A queen up is good for the side that has it, with values x10.
+        params = EvalParams::default();
+        for (letter, value) in [
+            ("P", 1000),
+            ("N", 3200),
+            ("B", 3300),
+            ("R", 5000),
+            ("Q", 9500),
+        ] {
+            params.piece_values.insert(letter.into(), value);
+        }
+        let e = Evaluator::new(&v, &params);
+        let queen_up = Position::from_fen(&v, "3qk3/8/8/8/8/8/8/3QK2Q w - - 0 1").unwrap();
+        assert!(e.evaluate(&queen_up) > 5_000);
     }
 }

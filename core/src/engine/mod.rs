@@ -1,31 +1,47 @@
-//! The engine: evaluation from piece definitions and an alpha-beta searcher.
+//! The engine: evaluation from piece definitions and one alpha-beta
+//! searcher for every game kind.
 //!
-//! [`Searcher`] runs iterative-deepening principal-variation search with a
-//! transposition table, quiescence search, check extension, null-move
-//! pruning, late-move reductions and pruning, killer and history ordering,
-//! and SEE. With a node or depth limit its result depends only on the
-//! position, the history, the settings and the seed.
+//! [`Searcher`] runs iterative-deepening principal-variation search (see
+//! its module for every feature), generic over a kind's [`SearchRules`]:
+//! [`StandardRules`] for pieces of fixed identity, and
+//! [`crate::potential::PotentialRules`] for Potential Chess. With a node or
+//! depth limit its result depends only on the position, the history, the
+//! settings and the seed.
+//!
+//! ```
+//! use pocketlab_core::engine::{EvalParams, SearchLimits, SearchOptions, Searcher, StandardRules};
+//! use pocketlab_core::{Position, builtin};
+//!
+//! let chess = builtin::load("chess").unwrap();
+//! let rules = StandardRules::new(&chess, &EvalParams::default());
+//! let mut searcher = Searcher::new(rules, SearchOptions::default());
+//! let result = searcher.search(&Position::start(&chess), &[], &SearchLimits::depth(4));
+//! assert!(result.best_move.is_some());
+//! assert_eq!(result.depth, 4);
+//! ```
 
 mod budget;
 mod eval;
-mod ordering;
 mod params;
+mod rules;
 mod search;
 mod see;
-pub(crate) mod tt;
+mod tt;
 
 pub use eval::Evaluator;
 pub use params::{EvalParams, ParamsError, Phased};
+pub use rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
 pub use search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 pub use see::see;
 
-pub(crate) use budget::{SearchBudget, repeats_in_path};
+/// The searcher of pieces of fixed identity.
+pub type StandardSearcher<'v> = Searcher<StandardRules<'v>>;
 
 /// Version of the engine's play: bump it whenever search or evaluation
 /// changes what move is chosen in some position (so logged games could no
 /// longer be replayed identically). Self-play logs record it and refuse to
 /// resume with another, rather than mix games of two engines.
-pub const ENGINE_VERSION: u32 = 1;
+pub const ENGINE_VERSION: u32 = 2;
 
 /// Scores at or beyond this are mates.
 pub const MATE: i32 = 30_000;

@@ -11,6 +11,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+/// Largest piece value a parameter file may set, in centipawns.
+pub const MAX_PIECE_VALUE: i32 = 100_000;
+/// Largest weight (in absolute value) a parameter file may set.
+pub const MAX_WEIGHT: i32 = 10_000;
+
 /// A middlegame / endgame pair, blended by game phase.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Phased {
@@ -46,11 +51,55 @@ pub struct EvalParams {
     pub passed_pawn: [Phased; 8],
     /// The royal piece per square of centralisation (negative: stay home).
     pub king_centralisation: Phased,
-    /// Per enemy piece-attack on the squares around the royal piece.
+    /// Potential Chess: per attacked square around the safe king
+    /// candidates, in centipawns (the orthodox evaluator uses `king_danger`).
     pub king_zone_attack: i32,
     /// Per own pawn-like piece in front of the royal piece.
     pub king_shield: i32,
+    /// Danger to the royal piece, summed in units and charged
+    /// `units² / 4096` centipawns in the middlegame (attacks combine).
+    pub king_danger: KingDanger,
+    /// An own piece the enemy attacks and nothing of ours defends.
+    pub hanging: Phased,
+    /// An own piece attacked by an enemy piece worth less, per 100
+    /// centipawns of the attacked piece's value.
+    pub threat_by_lesser: Phased,
     pub tempo: i32,
+}
+
+/// The units of [`EvalParams::king_danger`]: what makes an attack on the
+/// royal piece dangerous, for any Betza piece.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct KingDanger {
+    /// Per enemy piece attacking the royal zone, per 100 centipawns of its
+    /// value (capped at 10): strong attackers count more.
+    pub attacker: i32,
+    /// Per attack of an enemy piece on a square of the royal zone.
+    pub zone_attack: i32,
+    /// Per square from which an enemy board piece could give check by a
+    /// move, where we do not defend.
+    pub safe_check: i32,
+    /// Per empty square a pocketed enemy piece could be dropped on to give
+    /// check (drops land anywhere: every such square is a threat).
+    pub drop_check: i32,
+    /// Per own pawn-like piece in front of the royal piece (subtracted).
+    pub shield: i32,
+    /// Most centipawns the danger can cost.
+    pub cap: i32,
+}
+
+impl Default for KingDanger {
+    fn default() -> KingDanger {
+        KingDanger {
+            attacker: 8,
+            zone_attack: 45,
+            safe_check: 220,
+            drop_check: 70,
+            shield: 30,
+            cap: 2_000,
+        }
+    }
 }
 
 impl Default for EvalParams {
@@ -87,6 +136,9 @@ impl Default for EvalParams {
             king_centralisation: p(-6, 8),
             king_zone_attack: 7,
             king_shield: 8,
+            king_danger: KingDanger::default(),
+            hanging: p(-40, -25),
+            threat_by_lesser: p(-12, -8),
             tempo: 12,
         }
     }
@@ -118,28 +170,91 @@ impl EvalParams {
             file: file.to_owned(),
             reason: crate::variant::describe_toml_error(&e, text),
         })?;
-        for (letter, value) in params.piece_values.iter().chain(&params.pocket_values) {
-            let ok = letter.len() == 1 && letter.chars().all(|c| c.is_ascii_uppercase());
-            if !ok {
-                return Err(ParamsError {
-                    file: file.to_owned(),
-                    reason: format!("piece_values: '{letter}' is not an upper-case piece letter"),
-                });
-            }
-            if value.abs() > 100_000 {
-                return Err(ParamsError {
-                    file: file.to_owned(),
-                    reason: format!("piece_values.{letter}: {value} is out of range"),
-                });
-            }
-        }
-        if !(0..=400).contains(&params.pocket_value_percent) {
-            return Err(ParamsError {
-                file: file.to_owned(),
-                reason: "pocket_value_percent must be between 0 and 400".into(),
-            });
-        }
+        params.validate().map_err(|reason| ParamsError {
+            file: file.to_owned(),
+            reason,
+        })?;
         Ok(params)
+    }
+
+    /// Check every value against its documented bound, so no sum in the
+    /// evaluation can overflow: piece values within ±[`MAX_PIECE_VALUE`],
+    /// weights within ±[`MAX_WEIGHT`], `pocket_value_percent` 0 to 400.
+    pub fn validate(&self) -> Result<(), String> {
+        for (table, values) in [
+            ("piece_values", &self.piece_values),
+            ("pocket_values", &self.pocket_values),
+        ] {
+            for (letter, &value) in values {
+                let ok = letter.len() == 1 && letter.chars().all(|c| c.is_ascii_uppercase());
+                if !ok {
+                    return Err(format!(
+                        "{table}: '{letter}' is not an upper-case piece letter"
+                    ));
+                }
+                if !(-MAX_PIECE_VALUE..=MAX_PIECE_VALUE).contains(&value) {
+                    return Err(format!(
+                        "{table}.{letter}: {value} is outside ±{MAX_PIECE_VALUE}"
+                    ));
+                }
+            }
+        }
+        if !(0..=400).contains(&self.pocket_value_percent) {
+            return Err("pocket_value_percent must be between 0 and 400".into());
+        }
+        for (name, value) in self.weights() {
+            if !(-MAX_WEIGHT..=MAX_WEIGHT).contains(&value) {
+                return Err(format!("{name}: {value} is outside ±{MAX_WEIGHT}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every weight (not the piece values) with its key, as a file names it.
+    pub fn weights(&self) -> Vec<(String, i32)> {
+        self.clone()
+            .weights_mut()
+            .into_iter()
+            .map(|(name, w)| (name, *w))
+            .collect()
+    }
+
+    /// Every weight (not the piece values), by key, to change in place:
+    /// what a tuner walks over.
+    pub fn weights_mut(&mut self) -> Vec<(String, &mut i32)> {
+        let mut out: Vec<(String, &mut i32)> = Vec::new();
+        fn phased<'a>(out: &mut Vec<(String, &'a mut i32)>, name: &str, p: &'a mut Phased) {
+            out.push((format!("{name}.mg"), &mut p.mg));
+            out.push((format!("{name}.eg"), &mut p.eg));
+        }
+        phased(&mut out, "reach_square", &mut self.reach_square);
+        phased(&mut out, "mobility", &mut self.mobility);
+        for (i, p) in self.pawn_advance.iter_mut().enumerate() {
+            phased(&mut out, &format!("pawn_advance[{i}]"), p);
+        }
+        phased(&mut out, "doubled_pawn", &mut self.doubled_pawn);
+        phased(&mut out, "isolated_pawn", &mut self.isolated_pawn);
+        for (i, p) in self.passed_pawn.iter_mut().enumerate() {
+            phased(&mut out, &format!("passed_pawn[{i}]"), p);
+        }
+        phased(
+            &mut out,
+            "king_centralisation",
+            &mut self.king_centralisation,
+        );
+        phased(&mut out, "hanging", &mut self.hanging);
+        phased(&mut out, "threat_by_lesser", &mut self.threat_by_lesser);
+        let k = &mut self.king_danger;
+        out.push(("king_zone_attack".into(), &mut self.king_zone_attack));
+        out.push(("king_shield".into(), &mut self.king_shield));
+        out.push(("king_danger.attacker".into(), &mut k.attacker));
+        out.push(("king_danger.zone_attack".into(), &mut k.zone_attack));
+        out.push(("king_danger.safe_check".into(), &mut k.safe_check));
+        out.push(("king_danger.drop_check".into(), &mut k.drop_check));
+        out.push(("king_danger.shield".into(), &mut k.shield));
+        out.push(("king_danger.cap".into(), &mut k.cap));
+        out.push(("tempo".into(), &mut self.tempo));
+        out
     }
 
     /// The file form of these parameters.

@@ -1,18 +1,34 @@
-//! Iterative-deepening principal-variation search.
+//! Iterative-deepening principal-variation search: one implementation for
+//! every game kind, monomorphised over the kind's [`SearchRules`].
+//!
+//! The search: aspiration windows around the last iteration's score; PVS
+//! with a transposition table (static evaluations kept); check extension;
+//! mate-distance pruning; reverse futility pruning, null-move pruning
+//! (where the kind has a pass) and internal iterative reduction; move
+//! ordering by table move, captures by MVV-LVA checked with SEE plus a
+//! capture history, killers, a counter move and quiet history with
+//! gravity; late-move reductions from a log-log table adjusted by history,
+//! improvement and node type; late-move, futility and SEE pruning at
+//! shallow depth; quiescence over captures and promotions (evasions when in
+//! check) with SEE and delta pruning. Pocket-ins are ordered after other
+//! quiet moves and reduced more; drops are ordered by history and pruned
+//! by SEE like any quiet move, which is what keeps Pocket Mutation Chess's
+//! hundreds of drops affordable.
+//!
+//! With node or depth limits a search depends only on the position, the
+//! history, the settings and the seed: nothing reads a clock but the time
+//! limit, and no table is shared between searchers.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::eval::Evaluator;
-use super::ordering::{self, History, pick, score_move};
-use super::params::EvalParams;
-use super::see::see;
+use super::budget::{SearchBudget, repeats_in_path};
+use super::rules::{MoveOf, MoveTraits, SearchRules};
 use super::tt::{Bound, TranspositionTable};
-use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY, SearchBudget, repeats_in_path};
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::variant::{DeadPosition, Variant};
+use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::game::GamePosition;
+use crate::types::splitmix;
 
 /// When to stop. Unset limits do not apply; with none the search runs to `MAX_PLY`.
 #[derive(Clone, Debug, Default)]
@@ -63,90 +79,136 @@ impl Default for SearchOptions {
 
 /// Progress after each completed iteration.
 #[derive(Clone, Debug)]
-pub struct SearchInfo {
+pub struct SearchInfo<M> {
     pub depth: u32,
     pub seldepth: u32,
     pub score: i32,
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<M> {
     /// `None` only when the position has no legal move.
-    pub best_move: Option<Move>,
+    pub best_move: Option<M>,
     /// Centipawns from the side to move's view; mates as `±(MATE - plies)`.
     pub score: i32,
+    /// The last completed iteration.
     pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes of the whole search, the last partial iteration included.
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<Move>,
+    /// The principal variation, `best_move` first.
+    pub pv: Vec<M>,
 }
 
-/// A searcher for one variant. Keep one per player across a game so the
-/// transposition table and history carry over; call
+// Move-ordering scores.
+const HASH_MOVE: i32 = 30_000_000;
+const GOOD_TACTICAL: i32 = 20_000_000;
+const KILLER: i32 = 15_000_000;
+const COUNTER_MOVE: i32 = 14_000_000;
+const BAD_CAPTURE: i32 = -20_000_000;
+/// Pocket-ins that do not promote spend a tempo and rarely refute: late.
+const POCKET_IN: i32 = -100_000;
+/// History scores stay within this bound (gravity).
+const HISTORY_MAX: i32 = 16_384;
+
+/// Per-ply state of the current search path.
+#[derive(Clone, Copy, Debug)]
+struct Frame<M> {
+    static_eval: i32,
+    /// The move made from this ply, if any (`None` for a null move).
+    played: Option<M>,
+    /// Its history key.
+    played_key: Option<usize>,
+}
+
+/// One candidate move of a node with its ordering score and traits.
+#[derive(Clone, Copy, Debug)]
+struct Candidate<M> {
+    mv: M,
+    score: i32,
+    traits: MoveTraits,
+}
+
+/// A searcher for one game kind. Keep one per player across a game so the
+/// transposition table and histories carry over; call
 /// [`Searcher::new_game`] between games for reproducible results.
 #[derive(Debug)]
-pub struct Searcher<'v> {
-    variant: &'v Variant,
-    eval: Evaluator,
+pub struct Searcher<R: SearchRules> {
+    rules: R,
     options: SearchOptions,
-    tt: TranspositionTable,
-    history: History,
-    killers: Vec<[Option<Move>; 2]>,
+    tt: TranspositionTable<R::StoredMove>,
+    history: Vec<i32>,
+    capture_history: Vec<i32>,
+    counter_moves: Vec<Option<MoveOf<R>>>,
+    killers: Vec<[Option<MoveOf<R>>; 2]>,
+    stack: Vec<Frame<MoveOf<R>>>,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
     nodes: u64,
     seldepth: u32,
     budget: SearchBudget,
+    /// Late-move reductions by depth and move number, in plies.
     lmr: Vec<[i32; 64]>,
-    move_buffers: Vec<MoveList>,
+    buffers: Vec<Vec<Candidate<MoveOf<R>>>>,
+    scratch: Vec<Vec<MoveOf<R>>>,
 }
 
-impl<'v> Searcher<'v> {
-    pub fn new(variant: &'v Variant, params: &EvalParams, options: SearchOptions) -> Searcher<'v> {
+impl<R: SearchRules> Searcher<R> {
+    pub fn new(rules: R, options: SearchOptions) -> Searcher<R> {
         let lmr = (0..64)
             .map(|depth| {
                 let mut row = [0; 64];
                 for (moves, r) in row.iter_mut().enumerate() {
                     if depth > 0 && moves > 0 {
-                        *r = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as i32;
+                        *r = (0.8 + (depth as f64).ln() * (moves as f64).ln() / 2.2) as i32;
                     }
                 }
                 row
             })
             .collect();
+        let size = rules.history_size();
         Searcher {
-            variant,
-            eval: Evaluator::new(variant, params),
             tt: TranspositionTable::new(options.hash_megabytes),
             options,
-            history: History::new(),
-            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; size],
+            capture_history: vec![0; size],
+            counter_moves: vec![None; size],
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            stack: vec![
+                Frame {
+                    static_eval: 0,
+                    played: None,
+                    played_key: None,
+                };
+                MAX_PLY + 2
+            ],
             path: Vec::with_capacity(1024),
             nodes: 0,
             seldepth: 0,
             budget: SearchBudget::default(),
             lmr,
-            move_buffers: (0..=MAX_PLY)
-                .map(|_| MoveList::with_capacity(256))
-                .collect(),
+            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            scratch: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            rules,
         }
     }
 
-    pub fn variant(&self) -> &'v Variant {
-        self.variant
-    }
-
-    pub fn evaluator(&self) -> &Evaluator {
-        &self.eval
+    /// The kind's rules (evaluation and move knowledge).
+    pub fn rules(&self) -> &R {
+        &self.rules
     }
 
     /// Forget everything learned from earlier positions.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.history.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.capture_history.iter_mut().for_each(|h| *h = 0);
+        self.counter_moves.iter_mut().for_each(|m| *m = None);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
@@ -154,194 +216,176 @@ impl<'v> Searcher<'v> {
     /// first, `pos` itself excluded), within `limits`.
     pub fn search(
         &mut self,
-        pos: &Position<'v>,
+        pos: &R::Position,
         history: &[u64],
         limits: &SearchLimits,
-    ) -> SearchResult {
+    ) -> SearchResult<MoveOf<R>> {
         self.search_with_info(pos, history, limits, &mut |_| {})
     }
 
+    /// [`Self::search`], telling `on_iteration` of each completed iteration.
     pub fn search_with_info(
         &mut self,
-        pos: &Position<'v>,
+        pos: &R::Position,
         history: &[u64],
         limits: &SearchLimits,
-        on_iteration: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_iteration: &mut dyn FnMut(&SearchInfo<MoveOf<R>>),
+    ) -> SearchResult<MoveOf<R>> {
         self.budget.start(limits);
         self.nodes = 0;
+        self.seldepth = 0;
         self.tt.new_search();
         self.path.clear();
         self.path.extend_from_slice(history);
         self.path.push(pos.hash());
+        // Killers of the previous move's plies are two plies off: forget them.
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
 
-        let mut root_moves = pos.legal_moves();
+        let mut root = self.root_moves(pos);
+        let first = root.first().map(|r| r.0);
         let mut result = SearchResult {
-            best_move: root_moves.first().copied(),
+            best_move: first,
             score: 0,
             depth: 0,
+            seldepth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
-            pv: root_moves.first().copied().into_iter().collect(),
+            pv: first.into_iter().collect(),
         };
-        if root_moves.is_empty() {
+        if root.is_empty() {
             result.score = if pos.is_check() { -MATE } else { 0 };
             return result;
         }
-        let noise_of: Vec<(Move, i32)> = root_moves
-            .iter()
-            .map(|&mv| (mv, self.root_noise(pos, mv)))
-            .collect();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut previous = 0;
         for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let (score, best) =
-                self.aspiration(pos, depth as i32, previous, &mut root_moves, &noise_of);
+            let (score, best) = self.aspiration(depth as i32, previous, &mut root);
             if self.budget.was_exhausted() {
-                // A partial iteration searched the previous best first, so its
-                // best move is at least as good; it is not reported as complete.
+                // A partial iteration searched the previous best first, so a
+                // move that finished ahead of it is at least as good; it is
+                // not reported as complete.
                 if let Some(best) = best {
-                    result.best_move = Some(best);
+                    result.best_move = Some(root[best].0);
+                    result.pv = self.principal_variation(&root[best], depth as usize);
                 }
                 break;
             }
+            let best = best.expect("a completed iteration has a best move");
             previous = score;
-            result.best_move = best.or(result.best_move);
+            result.best_move = Some(root[best].0);
             result.score = score;
             result.depth = depth;
-            result.pv = self.principal_variation(pos, best, depth as usize);
-            let info = SearchInfo {
+            result.pv = self.principal_variation(&root[best], depth as usize);
+            // Keep the best move first for the next iteration.
+            root[..=best].rotate_right(1);
+            on_iteration(&SearchInfo {
                 depth,
                 seldepth: self.seldepth,
                 score,
                 nodes: self.nodes,
                 elapsed: self.budget.started().elapsed(),
                 pv: result.pv.clone(),
-            };
-            on_iteration(&info);
-            if self.budget.was_exhausted()
-                || score.abs() >= MATE_BOUND && depth as i32 > (MATE - score.abs()) + 2
-            {
+            });
+            if score.abs() >= MATE_BOUND && depth as i32 > (MATE - score.abs()) + 2 {
                 break;
             }
         }
+        result.seldepth = self.seldepth;
         result.nodes = self.nodes;
         result.elapsed = self.budget.started().elapsed();
         result
     }
 
-    fn root_noise(&self, pos: &Position<'_>, mv: Move) -> i32 {
+    /// The legal root moves with the positions they lead to and their
+    /// noise bonus, in ordering order.
+    fn root_moves(&mut self, pos: &R::Position) -> Vec<RootMove<R>> {
+        let hash_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut scored: Vec<(i32, RootMove<R>)> = moves
+            .into_iter()
+            .filter_map(|mv| {
+                let child = pos.successor(mv)?;
+                let traits = self.rules.traits(pos, mv);
+                let order = self.order_score(pos, mv, &traits, hash_move, 0, None);
+                let noise = self.root_noise(pos, mv);
+                Some((order, (mv, child, noise, traits)))
+            })
+            .collect();
+        // Stable: ties keep generation order.
+        scored.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
+        scored.into_iter().map(|(_, r)| r).collect()
+    }
+
+    fn root_noise(&self, pos: &R::Position, mv: MoveOf<R>) -> i32 {
         if self.options.root_noise <= 0 {
             return 0;
         }
-        let key = crate::notation::format(pos, mv).bytes().fold(
-            pos.hash() ^ self.options.seed,
-            |h, b| {
-                (h ^ u64::from(b))
-                    .wrapping_mul(0x0100_0000_01b3)
-                    .rotate_left(17)
-            },
-        );
-        let mixed = splitmix(key);
-        (mixed % (self.options.root_noise as u64 + 1)) as i32
+        let key = splitmix(pos.hash() ^ self.options.seed) ^ self.rules.noise_key(pos, mv);
+        (splitmix(key) % (self.options.root_noise as u64 + 1)) as i32
     }
 
+    /// One iteration in a window around `previous` that widens until the
+    /// score falls inside it; the score and the index of the best root move.
     fn aspiration(
         &mut self,
-        pos: &Position<'v>,
         depth: i32,
         previous: i32,
-        root_moves: &mut MoveList,
-        noise: &[(Move, i32)],
-    ) -> (i32, Option<Move>) {
-        let mut delta = 30;
-        let (mut alpha, mut beta) = if depth >= 4 {
+        root: &mut [RootMove<R>],
+    ) -> (i32, Option<usize>) {
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
             (previous - delta, previous + delta)
         } else {
             (-INFINITY, INFINITY)
         };
         loop {
-            let (score, best) = self.root(pos, depth, alpha, beta, root_moves, noise);
+            let (score, best) = self.root(depth, alpha, beta, root);
             if self.budget.was_exhausted() {
                 return (score, best);
             }
-            if score <= alpha {
+            // Scores lie strictly inside ±INFINITY, so once the window is
+            // full every score falls in it and the loop ends.
+            if score <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
+            } else if score >= beta && beta < INFINITY {
                 beta = (score + delta).min(INFINITY);
             } else {
                 return (score, best);
             }
-            delta *= 2;
-            if delta > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
+            delta += delta / 2;
+            if delta > 1_000 {
+                (alpha, beta) = (-INFINITY, INFINITY);
             }
         }
     }
 
     fn root(
         &mut self,
-        pos: &Position<'v>,
         depth: i32,
         mut alpha: i32,
         beta: i32,
-        root_moves: &mut MoveList,
-        noise: &[(Move, i32)],
-    ) -> (i32, Option<Move>) {
-        let hash_move = self.tt.probe(pos.hash()).and_then(|e| e.mv);
-        let mut scores: Vec<i32> = root_moves
-            .iter()
-            .map(|&mv| {
-                score_move(
-                    pos,
-                    &self.eval,
-                    &self.history,
-                    &self.killers[0],
-                    hash_move,
-                    mv,
-                )
-            })
-            .collect();
-        let mut best_score = -INFINITY;
-        let mut best_move = None;
+        root: &mut [RootMove<R>],
+    ) -> (i32, Option<usize>) {
         let original_alpha = alpha;
-        for i in 0..root_moves.len() {
-            let mv = pick(root_moves, &mut scores, i);
-            let bonus = noise.iter().find(|(m, _)| *m == mv).map_or(0, |&(_, b)| b);
-            let child = pos.after(mv);
+        let mut best: Option<(i32, usize)> = None;
+        for (i, (mv, child, noise, traits)) in root.iter().enumerate() {
+            let (mv, noise, traits) = (*mv, *noise, *traits);
+            self.stack[0].played = Some(mv);
+            self.stack[0].played_key = Some(traits.history_key);
             self.path.push(child.hash());
-            let score = if i == 0 {
-                -self.negamax(
-                    &child,
-                    depth - 1,
-                    -(beta - bonus),
-                    -(alpha - bonus),
-                    1,
-                    true,
-                ) + bonus
+            // The child is searched for `score - noise`: shift the window.
+            let (a, b) = (alpha - noise, beta - noise);
+            let mut score = if i == 0 {
+                -self.negamax(child, depth - 1, -b, -a, 1, false)
             } else {
-                let mut s = -self.negamax(
-                    &child,
-                    depth - 1,
-                    -(alpha - bonus) - 1,
-                    -(alpha - bonus),
-                    1,
-                    false,
-                ) + bonus;
-                if s > alpha && s < beta && !self.budget.was_exhausted() {
-                    s = -self.negamax(
-                        &child,
-                        depth - 1,
-                        -(beta - bonus),
-                        -(alpha - bonus),
-                        1,
-                        true,
-                    ) + bonus;
+                let mut s = -self.negamax(child, depth - 1, -a - 1, -a, 1, true);
+                if s > a && s < b && !self.budget.was_exhausted() {
+                    s = -self.negamax(child, depth - 1, -b, -a, 1, false);
                 }
                 s
             };
@@ -349,12 +393,12 @@ impl<'v> Searcher<'v> {
             if self.budget.was_exhausted() {
                 break;
             }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(mv);
-                // Keep the best move first for the next iteration.
-                root_moves[..=i].rotate_right(1);
-                scores[..=i].rotate_right(1);
+            // Mate scores stay exact: noise only separates ordinary scores.
+            if score.abs() < MATE_BOUND {
+                score += noise;
+            }
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, i));
             }
             if score > alpha {
                 alpha = score;
@@ -363,67 +407,109 @@ impl<'v> Searcher<'v> {
                 }
             }
         }
-        if !self.budget.was_exhausted() && best_move.is_some() {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+        let Some((best_score, index)) = best else {
+            return (-INFINITY, None);
+        };
+        if !self.budget.was_exhausted() {
+            let bound = bound_of(best_score, original_alpha, beta);
+            let stored = self.rules.store(root[index].0);
+            let hash = self.path[self.path.len() - 1];
             self.tt
-                .store(pos.hash(), best_move, best_score, 0, depth, bound);
+                .store(hash, Some(stored), best_score, 0, depth, bound);
         }
-        (best_score, best_move)
+        (best_score, Some(index))
     }
 
     fn out_of_budget(&mut self) -> bool {
         self.budget.exhausted(self.nodes, 1023)
     }
 
-    /// Repetition within the reversible part of the path counts as a draw.
-    fn is_repetition(&self, pos: &Position<'_>) -> bool {
-        repeats_in_path(&self.path, pos.halfmove_clock())
+    /// A draw by rule: repetition within the reversible part of the path,
+    /// the n-move rule, a dead position.
+    fn is_draw(&self, pos: &R::Position) -> bool {
+        (self.rules.repetition_rule() > 0 && repeats_in_path(&self.path, pos.halfmove_clock()))
+            || self.rules.is_rule_draw(pos)
     }
 
-    fn is_rule_draw(&self, pos: &Position<'_>) -> bool {
-        let rules = &self.variant.rules;
-        (rules.n_move_rule > 0 && pos.halfmove_clock() >= rules.n_move_rule)
-            || (rules.repetition > 0 && self.is_repetition(pos))
-            || (rules.dead_position == DeadPosition::KingsOnly && pos.is_bare_kings())
+    fn history_score(&self, traits: &MoveTraits) -> i32 {
+        self.history[traits.history_key]
     }
 
-    fn has_non_pawn_material(&self, pos: &Position<'_>) -> bool {
-        let us = pos.side_to_move();
-        let v = self.variant;
-        pos.pocket_size(us) > 0
-            || v.piece_types()
-                .any(|t| t != v.royal && !v.is_pawn(t) && pos.pieces(us, t).any())
+    /// The ordering score of a move at `ply`.
+    fn order_score(
+        &self,
+        pos: &R::Position,
+        mv: MoveOf<R>,
+        traits: &MoveTraits,
+        hash_move: Option<R::StoredMove>,
+        ply: usize,
+        counter: Option<MoveOf<R>>,
+    ) -> i32 {
+        if hash_move.is_some_and(|h| h == self.rules.store(mv)) {
+            return HASH_MOVE;
+        }
+        if traits.is_tactical() {
+            let mvv_lva = traits.victim * 16 - traits.attacker / 16 + traits.promotion;
+            let history = self.capture_history[traits.history_key] / 32;
+            // A capture of a piece worth at least the mover cannot lose.
+            let winning = !traits.is_capture
+                || traits.attacker <= traits.victim
+                || self.rules.see_at_least(pos, mv, 0);
+            return if winning {
+                GOOD_TACTICAL + mvv_lva + history
+            } else {
+                BAD_CAPTURE + mvv_lva + history
+            };
+        }
+        let killers = &self.killers[ply];
+        if killers[0] == Some(mv) {
+            return KILLER + 1;
+        }
+        if killers[1] == Some(mv) {
+            return KILLER;
+        }
+        if counter == Some(mv) {
+            return COUNTER_MOVE;
+        }
+        let h = self.history_score(traits);
+        if traits.pocket_in { POCKET_IN + h } else { h }
+    }
+
+    /// Gravity update: the bonus shrinks as the entry nears its bound.
+    fn update(table: &mut [i32], key: usize, bonus: i32) {
+        let e = &mut table[key];
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+    }
+
+    fn history_bonus(depth: i32) -> i32 {
+        (depth * depth * 16 + 32 * depth).min(1600)
     }
 
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
-        pos: &Position<'v>,
+        pos: &R::Position,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
+        let pv_node = beta - alpha > 1;
         let in_check = pos.is_check();
+        // Check extension, bounded so a perpetual check cannot run to MAX_PLY.
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, alpha, beta, ply, 0);
+            return self.quiescence(pos, alpha, beta, ply, None);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
-        if self.is_rule_draw(pos) {
+        if self.is_draw(pos) {
             return 0;
         }
         // Mate distance pruning.
@@ -433,42 +519,68 @@ impl<'v> Searcher<'v> {
             return alpha;
         }
 
-        let entry = self.tt.probe(pos.hash());
+        let hash = pos.hash();
+        let entry = self.tt.probe(hash);
         let hash_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry.filter(|e| !pv_node && i32::from(e.depth) >= depth) {
             let score = score_from_tt(i32::from(e.score), ply);
-            let cutoff = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cutoff {
+            if fits_bound(e.bound, score, alpha, beta) {
                 return score;
             }
         }
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| self.eval.evaluate(pos), |e| i32::from(e.eval))
+            entry.map_or_else(|| self.rules.evaluate(pos), |e| i32::from(e.eval))
         };
+        // The table's score is a better guess than the static one where its bound allows.
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let score = score_from_tt(i32::from(e.score), ply);
+                let better = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score > static_eval,
+                    Bound::Upper => score < static_eval,
+                };
+                if better && score.abs() < MATE_BOUND {
+                    score
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != -INFINITY
+            && static_eval > self.stack[ply - 2].static_eval;
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            // Reverse futility: far above beta at low depth.
-            if depth <= 6 && static_eval - 90 * depth >= beta {
-                return static_eval;
+            // Reverse futility: far above beta with little depth left.
+            let margin = 80 * (depth - i32::from(improving));
+            if depth <= 8 && eval - margin >= beta {
+                return (eval + beta) / 2;
             }
-            // Null move, unless zugzwang is likely (no pieces beyond pawns and the king).
-            if depth >= 3 && static_eval >= beta && self.has_non_pawn_material(pos) {
-                let reduction = 3 + depth / 4;
-                let null = pos.null_move();
+            // Null move: if passing still holds beta, a real move will too.
+            let after_null = ply > 0 && self.stack[ply - 1].played.is_none();
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && !after_null
+                && let Some(null) = self.rules.null_move(pos)
+            {
+                let reduction = 4 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].played = None;
+                self.stack[ply].played_key = None;
                 self.path.push(null.hash());
                 let score = -self.negamax(
                     &null,
-                    depth - 1 - reduction,
+                    depth - reduction,
                     -beta,
                     -beta + 1,
                     ply + 1,
-                    false,
+                    !cut_node,
                 );
                 self.path.pop();
                 if self.budget.was_exhausted() {
@@ -479,87 +591,116 @@ impl<'v> Searcher<'v> {
                 }
             }
         }
-
-        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
-        moves.clear();
-        pos.append_legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.move_buffers[ply] = moves;
-            return if in_check { -MATE + ply as i32 } else { 0 };
+        // Internal iterative reduction: no table move to try first here.
+        if hash_move.is_none() && depth >= 4 && (pv_node || cut_node) {
+            depth -= 1;
         }
-        let killers = self.killers[ply];
-        let mut scores: Vec<i32> = moves
-            .iter()
-            .map(|&mv| score_move(pos, &self.eval, &self.history, &killers, hash_move, mv))
-            .collect();
+
+        let counter = ply
+            .checked_sub(1)
+            .and_then(|p| self.stack[p].played_key)
+            .and_then(|k| self.counter_moves[k]);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        self.fill_candidates(pos, &mut moves, hash_move, ply, counter, false, None);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
-        let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut best_move: Option<MoveOf<R>> = None;
+        let mut legal = 0;
+        let mut quiets_tried: Vec<usize> = Vec::new();
+        let mut captures_tried: Vec<usize> = Vec::new();
+        let mut skip_quiets = false;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
-            let tactical = ordering::is_tactical(pos, &self.eval, mv);
-            let is_killer = killers.contains(&Some(mv));
-            let quiet = !tactical && !is_killer && Some(mv) != hash_move;
-            // Late-move pruning at shallow depth for quiet moves.
-            if !pv_node && !in_check && quiet && best_score > -MATE_BOUND {
-                let late = 3 + depth * depth * 2;
-                if depth <= 4 && i as i32 >= late {
-                    continue;
-                }
-                if depth <= 3 && static_eval + 100 + 120 * depth <= alpha {
-                    continue;
-                }
-            }
-            let losing_capture =
-                || ordering::is_capture(pos, mv) && see(pos, &self.eval, mv) < -80 * depth;
-            if !pv_node
-                && !in_check
-                && tactical
-                && depth <= 4
-                && best_score > -MATE_BOUND
-                && losing_capture()
-            {
+            let Candidate { mv, traits, .. } = pick(&mut moves, i);
+            let tactical = traits.is_tactical();
+            let quiet = !tactical;
+            let is_hash = hash_move.is_some_and(|h| h == self.rules.store(mv));
+            if quiet && skip_quiets && !is_hash {
                 continue;
             }
-            let child = pos.after(mv);
+            // Shallow pruning, once some line avoids being mated.
+            if best_score > -MATE_BOUND && ply > 0 {
+                let reduction = if quiet {
+                    self.lmr[depth.min(63) as usize][legal.min(63)]
+                } else {
+                    0
+                };
+                let lmr_depth = (depth - 1 - reduction).max(0);
+                if quiet && !in_check {
+                    if legal as i32 >= lmp_limit && depth <= 8 {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if lmr_depth <= 6
+                        && !self
+                            .rules
+                            .see_at_least(pos, mv, -25 * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= 6 && !self.rules.see_at_least(pos, mv, -90 * depth) {
+                    continue;
+                }
+            }
+            let Some(child) = pos.successor(mv) else {
+                continue;
+            };
+            legal += 1;
+            self.stack[ply].played = Some(mv);
+            self.stack[ply].played_key = Some(traits.history_key);
             self.path.push(child.hash());
             let gives_check = child.is_check();
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
+            let new_depth = depth - 1;
+            let score = if legal == 1 {
+                -self.negamax(
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                )
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && quiet && !in_check && !gives_check {
-                    reduction = self.lmr[depth.min(63) as usize][i.min(63)];
-                    if pv_node {
-                        reduction -= 1;
+                if depth >= 3 && legal > 1 + usize::from(pv_node) {
+                    reduction = self.lmr[depth.min(63) as usize][legal.min(63)];
+                    if tactical {
+                        reduction /= 2;
+                    } else {
+                        reduction -= self.history_score(&traits) / 6000;
+                        if traits.pocket_in {
+                            reduction += 1;
+                        }
                     }
-                    if matches!(mv, Move::PocketIn { .. }) {
-                        reduction += 1;
-                    }
-                    reduction -= self.history.get(pos, mv) / 8192;
-                    reduction = reduction.clamp(0, depth - 2);
+                    reduction += i32::from(!pv_node) + i32::from(cut_node);
+                    reduction -=
+                        i32::from(improving) + i32::from(gives_check) + i32::from(in_check);
+                    reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(
                     &child,
-                    depth - 1 - reduction,
+                    new_depth - reduction,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    false,
+                    true,
                 );
                 if reduction > 0 && s > alpha && !self.budget.was_exhausted() {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
                 }
                 if pv_node && s > alpha && s < beta && !self.budget.was_exhausted() {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
                 }
                 s
             };
             self.path.pop();
             if self.budget.was_exhausted() {
-                self.move_buffers[ply] = moves;
+                self.buffers[ply] = moves;
                 return 0;
             }
             if score > best_score {
@@ -569,40 +710,38 @@ impl<'v> Searcher<'v> {
             if score > alpha {
                 alpha = score;
                 if score >= beta {
-                    if !tactical {
-                        let bonus = (depth * depth * 16).min(1200);
-                        self.history.update(pos, mv, bonus);
-                        for &q in &quiets_tried {
-                            self.history.update(pos, q, -bonus);
-                        }
-                        if self.killers[ply][0] != Some(mv) {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = Some(mv);
-                        }
-                    }
+                    self.reward_cutoff(
+                        ply,
+                        depth,
+                        mv,
+                        &traits,
+                        &moves,
+                        &quiets_tried,
+                        &captures_tried,
+                    );
                     break;
                 }
             }
-            if !tactical {
-                quiets_tried.push(mv);
+            if quiet {
+                quiets_tried.push(i);
+            } else {
+                captures_tried.push(i);
             }
         }
-        self.move_buffers[ply] = moves;
-        if best_move.is_none() {
-            // Every move was pruned: fail low with the static evaluation.
+        self.buffers[ply] = moves;
+        let Some(best_move) = best_move else {
+            if legal == 0 && !skip_quiets {
+                // No legal move (none was pruned): mate or stalemate.
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            // Every move was pruned: fail low.
             return alpha;
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
         };
+        let bound = bound_of(best_score, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { static_eval };
         self.tt.store(
-            pos.hash(),
-            best_move,
+            hash,
+            Some(self.rules.store(best_move)),
             score_to_tt(best_score, ply),
             stored_eval,
             depth,
@@ -611,77 +750,146 @@ impl<'v> Searcher<'v> {
         best_score
     }
 
+    /// Killers, counter move and histories after a cutoff by `mv` (the
+    /// `i`-th candidate); the moves tried before it lose what it gains.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_cutoff(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        mv: MoveOf<R>,
+        traits: &MoveTraits,
+        moves: &[Candidate<MoveOf<R>>],
+        quiets_tried: &[usize],
+        captures_tried: &[usize],
+    ) {
+        let bonus = Self::history_bonus(depth);
+        if traits.is_tactical() {
+            Self::update(&mut self.capture_history, traits.history_key, bonus);
+        } else {
+            Self::update(&mut self.history, traits.history_key, bonus);
+            for &q in quiets_tried {
+                Self::update(&mut self.history, moves[q].traits.history_key, -bonus);
+            }
+            if self.killers[ply][0] != Some(mv) {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = Some(mv);
+            }
+            if let Some(previous) = ply.checked_sub(1).and_then(|p| self.stack[p].played_key) {
+                self.counter_moves[previous] = Some(mv);
+            }
+        }
+        for &c in captures_tried {
+            Self::update(
+                &mut self.capture_history,
+                moves[c].traits.history_key,
+                -bonus,
+            );
+        }
+    }
+
+    /// The node's moves with traits and ordering scores: every generated
+    /// move, or for quiescence the tactical ones.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_candidates(
+        &mut self,
+        pos: &R::Position,
+        out: &mut Vec<Candidate<MoveOf<R>>>,
+        hash_move: Option<R::StoredMove>,
+        ply: usize,
+        counter: Option<MoveOf<R>>,
+        tactical_only: bool,
+        previous: Option<MoveOf<R>>,
+    ) {
+        let mut generated = std::mem::take(&mut self.scratch[ply]);
+        generated.clear();
+        if tactical_only {
+            self.rules.tactical_moves(pos, previous, &mut generated);
+        } else {
+            pos.generate_moves(&mut generated);
+        }
+        out.clear();
+        for &mv in &generated {
+            let traits = self.rules.traits(pos, mv);
+            let score = self.order_score(pos, mv, &traits, hash_move, ply, counter);
+            out.push(Candidate { mv, score, traits });
+        }
+        self.scratch[ply] = generated;
+    }
+
     fn quiescence(
         &mut self,
-        pos: &Position<'v>,
+        pos: &R::Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        qdepth: u32,
+        previous: Option<MoveOf<R>>,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
-        if self.is_rule_draw(pos) {
+        if self.rules.is_rule_draw(pos) {
             return 0;
         }
         let in_check = pos.is_check();
-        if ply >= MAX_PLY - 1 || (qdepth > 8 && !in_check) {
-            return self.eval.evaluate(pos);
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                0
+            } else {
+                self.rules.evaluate(pos)
+            };
+        }
+        let hash = pos.hash();
+        let entry = self.tt.probe(hash);
+        if let Some(e) = entry {
+            let score = score_from_tt(i32::from(e.score), ply);
+            if fits_bound(e.bound, score, alpha, beta) && e.depth >= 0 {
+                return score;
+            }
         }
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            self.eval.evaluate(pos)
+            entry.map_or_else(|| self.rules.evaluate(pos), |e| i32::from(e.eval))
         };
         if stand_pat >= beta {
             return stand_pat;
         }
+        let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
-        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
-        moves.clear();
-        pos.tactical_moves(&mut moves);
-        if moves.is_empty() {
-            self.move_buffers[ply] = moves;
-            return if in_check {
-                -MATE + ply as i32
-            } else {
-                stand_pat
-            };
-        }
-        let mut scores: Vec<i32> = moves
-            .iter()
-            .map(|&mv| score_move(pos, &self.eval, &self.history, &[None; 2], None, mv))
-            .collect();
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let hash_move = entry.and_then(|e| e.mv);
+        self.fill_candidates(pos, &mut moves, hash_move, ply, None, !in_check, previous);
         let mut best = stand_pat;
+        let mut best_move = None;
+        let mut legal = 0;
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
+            let Candidate { mv, traits, .. } = pick(&mut moves, i);
             if !in_check {
-                let gain = ordering::promotion_gain(pos, &self.eval, mv).unwrap_or(0);
-                let victim = mv
-                    .to()
-                    .and_then(|t| pos.piece_at(t))
-                    .map_or(100, |p| self.eval.value(p.kind));
                 // Delta pruning: even winning the victim cannot reach alpha.
-                if stand_pat + victim + gain + 150 < alpha {
+                if stand_pat + traits.victim + traits.promotion + 200 < alpha {
                     continue;
                 }
-                if ordering::is_capture(pos, mv) && see(pos, &self.eval, mv) < 0 {
+                if traits.is_capture && !self.rules.see_at_least(pos, mv, 0) {
                     continue;
                 }
             }
-            let child = pos.after(mv);
+            let Some(child) = pos.successor(mv) else {
+                continue;
+            };
+            legal += 1;
             self.path.push(child.hash());
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, Some(mv));
             self.path.pop();
             if self.budget.was_exhausted() {
-                self.move_buffers[ply] = moves;
+                self.buffers[ply] = moves;
                 return 0;
             }
             if score > best {
                 best = score;
+                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
@@ -690,37 +898,92 @@ impl<'v> Searcher<'v> {
                 }
             }
         }
-        self.move_buffers[ply] = moves;
+        self.buffers[ply] = moves;
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = bound_of(best, original_alpha, beta);
+        self.tt.store(
+            hash,
+            best_move.map(|m| self.rules.store(m)),
+            score_to_tt(best, ply),
+            if in_check { 0 } else { stand_pat },
+            0,
+            bound,
+        );
         best
     }
 
-    /// The principal variation from the transposition table, checked move by move.
-    fn principal_variation(
-        &self,
-        pos: &Position<'v>,
-        first: Option<Move>,
-        max_len: usize,
-    ) -> Vec<Move> {
-        let mut pv = Vec::new();
-        let mut cur = pos.clone();
-        let mut next = first;
-        let mut seen = vec![cur.hash()];
-        while let Some(mv) = next {
-            if pv.len() >= max_len.max(1) || !cur.is_legal(mv) {
+    /// The principal variation: the root move, then the table's moves,
+    /// each matched against the generated moves and played.
+    fn principal_variation(&self, first: &RootMove<R>, max_len: usize) -> Vec<MoveOf<R>> {
+        let mut pv = vec![first.0];
+        let mut pos = first.1.clone();
+        let mut seen = vec![pos.hash()];
+        let mut moves = Vec::new();
+        while pv.len() < max_len.max(1) {
+            let Some(stored) = self.tt.probe(pos.hash()).and_then(|e| e.mv) else {
                 break;
-            }
+            };
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let Some(mv) = moves
+                .iter()
+                .copied()
+                .find(|&m| self.rules.store(m) == stored)
+            else {
+                break;
+            };
+            let Some(next) = pos.successor(mv) else {
+                break;
+            };
             pv.push(mv);
-            cur = cur.after(mv);
-            if seen.contains(&cur.hash()) {
+            pos = next;
+            if seen.contains(&pos.hash()) {
                 break;
             }
-            seen.push(cur.hash());
-            next = self.tt.probe(cur.hash()).and_then(|e| e.mv);
+            seen.push(pos.hash());
         }
         pv
     }
 }
 
+/// A legal root move: the move, the position after it, its noise bonus,
+/// its traits.
+type RootMove<R> = (MoveOf<R>, <R as SearchRules>::Position, i32, MoveTraits);
+
+/// Swap the best-scored candidate from `i` on into place `i` and return it
+/// (the earliest of equal scores, so ties keep generation order).
+fn pick<M: Copy>(moves: &mut [Candidate<M>], i: usize) -> Candidate<M> {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].score > moves[best].score {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    moves[i]
+}
+
+fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+fn fits_bound(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// Mate scores in the table count from the node, not the root.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
@@ -741,9 +1004,13 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+impl<'v> Searcher<super::StandardRules<'v>> {
+    /// A searcher for pieces of fixed identity, evaluating with `params`.
+    pub fn standard(
+        variant: &'v crate::Variant,
+        params: &super::EvalParams,
+        options: SearchOptions,
+    ) -> Searcher<super::StandardRules<'v>> {
+        Searcher::new(super::StandardRules::new(variant, params), options)
+    }
 }

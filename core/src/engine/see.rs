@@ -66,6 +66,11 @@ pub fn see(pos: &Position<'_>, eval: &Evaluator, mv: Move) -> i32 {
     gains[0]
 }
 
+/// Whether [`see`] of `mv` is at least `threshold`.
+pub fn see_at_least(pos: &Position<'_>, eval: &Evaluator, mv: Move, threshold: i32) -> bool {
+    see(pos, eval, mv) >= threshold
+}
+
 fn least_valuable_attacker(
     pos: &Position<'_>,
     eval: &Evaluator,
@@ -124,8 +129,8 @@ mod tests {
         // Doubled rooks: the second rook x-rays through the first.
         assert_eq!(value("4k3/4r3/8/4p3/8/8/4R3/4RK2 w - - 0 1", "e2e5"), 100);
         // A quiet move onto a square a pawn guards risks the piece.
-        assert_eq!(value("4k3/8/3p4/8/8/8/8/4RK2 w - - 0 1", "e1e5"), -500);
-        assert_eq!(value("4k3/8/8/8/8/8/8/4RK2 w - - 0 1", "e1e5"), 0);
+        assert_eq!(value("k7/8/3p4/8/8/8/8/4RK2 w - - 0 1", "e1e5"), -500);
+        assert_eq!(value("k7/8/8/8/8/8/8/4RK2 w - - 0 1", "e1e5"), 0);
     }
 
     #[test]

@@ -1,17 +1,9 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 
-use crate::types::{Color, MAX_PIECE_TYPES, PieceType, Square};
+use crate::types::{Color, MAX_PIECE_TYPES, PieceType, Square, splitmix};
 
 /// Most pieces of one type a pocket can hold that the hash distinguishes.
 pub const MAX_POCKET_COUNT: usize = 16;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
 
 const PIECE_KEYS: usize = 2 * MAX_PIECE_TYPES * 64;
 const POCKET_KEYS: usize = 2 * MAX_PIECE_TYPES * (MAX_POCKET_COUNT + 1);
@@ -22,9 +14,8 @@ static KEYS: [u64; TOTAL] = {
     let mut state = 0x05ee_d0fb_0a4d_u64;
     let mut i = 0;
     while i < TOTAL {
-        let (s, k) = splitmix(state);
-        state = s;
-        keys[i] = k;
+        keys[i] = splitmix(state);
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         i += 1;
     }
     keys

@@ -13,8 +13,12 @@
 //!    2, 2, 8 (in that order, the seed's letter order), on ranks 1-2 and 7-8.
 //! 2. A move is possible if at least one type in the piece's potential can
 //!    make it, with the variant's movement tables (pawns: forward one, two
-//!    from the second rank over an empty square, diagonal forward captures,
-//!    en passant against a piece whose potential includes P; no castling).
+//!    from the second rank over an empty square if the piece has not moved
+//!    yet, diagonal forward captures, en passant against a piece whose
+//!    potential includes P; no castling). So a piece that has moved and
+//!    steps two squares from the second rank cannot be a pawn: its
+//!    potential narrows to the other types that can make the step, and no
+//!    en passant follows.
 //!    The mover's potential becomes exactly the types that could have made
 //!    the move. A piece that reaches the last rank moving as a pawn chooses,
 //!    as separate moves, either to not have been a pawn (its potential
@@ -44,9 +48,10 @@
 //!    the king is attackable by the enemy's potentials ("checkmate");
 //!    otherwise it is stalemate. The n-move rule and repetition follow the
 //!    variant's settings (chess: 100 plies, threefold). The counter resets on
-//!    a capture and on any move a pawn could have made (a move whose reduced
-//!    potential includes P, promotions included). A position repeats when
-//!    board, potentials, captured pieces, side and en passant agree. Each
+//!    a capture and on any move a pawn could have made: a move after which
+//!    the mover's potential, after the consistency reduction, still
+//!    includes P (promotions included). A position repeats when board,
+//!    potentials, moved marks, captured pieces, side and en passant agree. Each
 //!    side having a single piece left is a dead draw (both must be kings).
 //!
 //! En passant: after a double step that a pawn could have made (P in the
@@ -66,7 +71,10 @@
 //! is): ranks 8 to 1 separated by `/`, digits for empty squares, a
 //! single-type piece as its letter (`N`, `k`), a full-potential piece as `X`
 //! / `x` (when the army has no type lettered X), any other White piece as
-//! `{token}` and Black piece as `(token)` (`{QRP}`, `(!kn)`, `{P=Q}`); then
+//! `{token}` and Black piece as `(token)` (`{QRP}`, `(!kn)`, `{P=Q}`),
+//! followed by `'` for a piece that has moved where that matters (it may
+//! still be a pawn, on a square of the pawn's initial-rank moves: `{!BN}'`);
+//! then
 //! the captured pieces in brackets (White's upper case, Black's lower case,
 //! army order, e.g. `[QPn]`); the side to move; the en passant square or
 //! `-`; the halfmove clock; the fullmove number. The start:
@@ -95,11 +103,11 @@ use crate::game::{
     GamePosition, GameStatus, IllegalMove, MoveEvent, MoveFacts, Outcome, Termination,
 };
 use crate::movement::PieceMoves;
-use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
+use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square, splitmix};
 use crate::variant::Variant;
 
 pub use eval::PotentialEvaluator;
-pub use search::{PotentialSearchResult, PotentialSearcher};
+pub use search::{PackedMove, PotentialRules};
 pub use text::{PotentialNotationError, PotentialTextError};
 
 /// A set of army types (bit `i` is the army's type `i`).
@@ -165,6 +173,11 @@ pub struct Army<'v> {
     royal: u8,
     pawn: Option<u8>,
     promotions: Vec<u8>,
+    /// The pawn's moves without its initial-rank moves (the double step),
+    /// per side: what a pawn that has moved may do.
+    moved_pawn: Option<Box<ByColor<PieceMoves>>>,
+    /// Squares a pawn's initial-rank moves start from, per side.
+    pawn_initial: ByColor<Bitboard>,
 }
 
 impl<'v> Army<'v> {
@@ -203,6 +216,25 @@ impl<'v> Army<'v> {
                 .filter(|&t| t != royal && Some(t) != pawn)
                 .collect();
         }
+        let pawn_rules = |color| {
+            pawn.map(|p| variant.move_rules(color, kinds[usize::from(p)]))
+                .unwrap_or_default()
+        };
+        let moved_pawn = pawn.map(|_| {
+            Box::new(ByColor::new_with(|color| {
+                let later: Vec<_> = pawn_rules(color)
+                    .into_iter()
+                    .filter(|(rule, _)| !rule.initial)
+                    .collect();
+                PieceMoves::compile(color, &later)
+            }))
+        });
+        let pawn_initial = ByColor::new_with(|color| {
+            pawn_rules(color)
+                .into_iter()
+                .filter(|(rule, _)| rule.initial)
+                .fold(Bitboard::EMPTY, |acc, (_, from)| acc | from)
+        });
         Some(Army {
             variant,
             kinds,
@@ -210,6 +242,8 @@ impl<'v> Army<'v> {
             royal,
             pawn,
             promotions,
+            moved_pawn,
+            pawn_initial,
         })
     }
 
@@ -277,6 +311,16 @@ impl<'v> Army<'v> {
         self.variant.moves(color, self.kinds[usize::from(t)])
     }
 
+    /// The moves of type `t` for a piece that has (`moved`) or has not
+    /// moved yet: a pawn that has moved has no initial-rank moves.
+    #[inline]
+    fn moves_of(&self, color: Color, t: u8, moved: bool) -> &PieceMoves {
+        match (&self.moved_pawn, moved && Some(t) == self.pawn) {
+            (Some(tables), true) => &tables[color],
+            _ => self.moves(color, t),
+        }
+    }
+
     /// The start: White's pieces fill a1-h1, then a2-h2, ...; Black's the
     /// mirrored squares; every piece has the full potential.
     pub fn start_position(&self) -> PotentialPosition<'_> {
@@ -301,6 +345,10 @@ pub struct PotentialPiece {
     pub color: Color,
     pub potential: Potential,
     pub promoted: Option<u8>,
+    /// The piece has moved and may still be a pawn on a square of the
+    /// pawn's initial-rank moves: as a pawn it may not make them (a pawn's
+    /// double step is its first move). Recorded only where it matters.
+    pub moved: bool,
 }
 
 /// A move of Potential Chess.
@@ -326,6 +374,8 @@ pub struct PotentialPosition<'a> {
     pot: [Potential; 64],
     promoted: [u8; 64],
     colors: ByColor<Bitboard>,
+    /// Pieces that have moved, where that matters (see [`PotentialPiece::moved`]).
+    moved: Bitboard,
     captured: ByColor<[u8; MAX_PIECE_TYPES]>,
     side: Color,
     en_passant: Option<Square>,
@@ -345,19 +395,13 @@ impl PartialEq for PotentialPosition<'_> {
         self.pot == other.pot
             && self.promoted == other.promoted
             && self.colors == other.colors
+            && self.moved == other.moved
             && self.captured == other.captured
             && self.side == other.side
             && self.en_passant == other.en_passant
             && self.halfmove_clock == other.halfmove_clock
             && self.fullmove_number == other.fullmove_number
     }
-}
-
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl<'a> PotentialPosition<'a> {
@@ -367,6 +411,7 @@ impl<'a> PotentialPosition<'a> {
             pot: [Potential::EMPTY; 64],
             promoted: [NOT_PROMOTED; 64],
             colors: ByColor::default(),
+            moved: Bitboard::EMPTY,
             captured: ByColor::default(),
             side: Color::White,
             en_passant: None,
@@ -384,6 +429,7 @@ impl<'a> PotentialPosition<'a> {
     }
 
     fn remove(&mut self, sq: Square) {
+        self.moved = self.moved.without(sq);
         self.pot[sq.index()] = Potential::EMPTY;
         self.promoted[sq.index()] = NOT_PROMOTED;
         self.colors.white = self.colors.white.without(sq);
@@ -407,6 +453,7 @@ impl<'a> PotentialPosition<'a> {
             color,
             potential: self.pot[sq.index()],
             promoted: (p != NOT_PROMOTED).then_some(p),
+            moved: self.moved.contains(sq),
         })
     }
 
@@ -480,6 +527,9 @@ impl<'a> PotentialPosition<'a> {
         }
         if let Some(ep) = self.en_passant {
             h ^= splitmix(1 << 60 | ep.index() as u64);
+        }
+        for sq in self.moved {
+            h ^= splitmix(1 << 59 | sq.index() as u64);
         }
         h
     }
@@ -563,6 +613,25 @@ impl<'a> PotentialPosition<'a> {
         true
     }
 
+    /// Keep the moved marks only where they decide something: pieces that
+    /// may still be a pawn, unpromoted, on a square of the pawn's
+    /// initial-rank moves. Elsewhere a moved piece moves as an unmoved one.
+    pub(crate) fn keep_relevant_moved(&mut self) {
+        let Some(p) = self.army.pawn else {
+            self.moved = Bitboard::EMPTY;
+            return;
+        };
+        let mut keep = Bitboard::EMPTY;
+        for color in Color::ALL {
+            for sq in self.moved & self.colors[color] & self.army.pawn_initial[color] {
+                if self.pot[sq.index()].contains(p) && self.promoted[sq.index()] == NOT_PROMOTED {
+                    keep = keep.with(sq);
+                }
+            }
+        }
+        self.moved = keep;
+    }
+
     /// Reduce both sides (used after parsing); `false` if either side is
     /// inconsistent.
     pub(crate) fn reduce_all(&mut self) -> bool {
@@ -587,7 +656,9 @@ impl<'a> PotentialPosition<'a> {
             .map(|t| {
                 (
                     t,
-                    self.army.moves(piece.color, t).targets(from, occ, enemies),
+                    self.army
+                        .moves_of(piece.color, t, piece.moved)
+                        .targets(from, occ, enemies),
                 )
             })
             .collect()
@@ -619,10 +690,11 @@ impl<'a> PotentialPosition<'a> {
                 continue;
             }
             let pot = self.pot[from.index()];
+            let moved = self.moved.contains(from);
             let mut per = [Bitboard::EMPTY; MAX_PIECE_TYPES];
             let mut union = Bitboard::EMPTY;
             for t in pot.iter() {
-                let b = army.moves(us, t).targets(from, occ, enemies);
+                let b = army.moves_of(us, t, moved).targets(from, occ, enemies);
                 per[usize::from(t)] = b;
                 union |= b;
             }
@@ -733,8 +805,7 @@ impl<'a> PotentialPosition<'a> {
         next.remove(mv.from);
         let promoted = mv.promotion.unwrap_or(moving_promoted);
         next.put(mv.to, us, mv.reduced, promoted);
-        let pawn_move =
-            moving_promoted == NOT_PROMOTED && army.pawn.is_some_and(|p| mv.reduced.contains(p));
+        next.moved = next.moved.with(mv.to);
 
         // Rule 4: our pieces the enemy could attack cannot be the king.
         let attacked = next.attacked_by(them);
@@ -744,6 +815,13 @@ impl<'a> PotentialPosition<'a> {
         if !next.reduce_side(us) {
             return None;
         }
+        next.keep_relevant_moved();
+        // A move a pawn could have made, judged on the mover's potential
+        // after the reduction (promotions included: the piece is `{P}`).
+        let pawn_move = moving_promoted == NOT_PROMOTED
+            && army
+                .pawn
+                .is_some_and(|p| next.pot[mv.to.index()].contains(p));
 
         if pawn_move
             && mv.promotion.is_none()

@@ -34,6 +34,9 @@ impl fmt::Display for PotentialNotationError {
 
 impl std::error::Error for PotentialNotationError {}
 
+/// Written after a piece that has moved where that matters: `{!BN}'`.
+const MOVED_MARK: char = '\'';
+
 fn cased(c: char, color: Color) -> char {
     match color {
         Color::White => c.to_ascii_uppercase(),
@@ -141,6 +144,9 @@ impl<'a> PotentialPosition<'a> {
                 } else {
                     s.push_str(&format!("({token})"));
                 }
+                if piece.moved {
+                    s.push(MOVED_MARK);
+                }
             }
             if empty > 0 {
                 s.push_str(&empty.to_string());
@@ -203,13 +209,16 @@ impl<'a> PotentialPosition<'a> {
         for (i, row) in ranks.iter().enumerate() {
             let rank = 7 - i as u8;
             let mut file = 0u8;
-            let mut chars = row.chars();
+            let mut chars = row.chars().peekable();
             while let Some(c) = chars.next() {
                 if let Some(d) = c.to_digit(10) {
                     if d == 0 {
                         return Err(err(format!("rank {}: '0'", rank + 1)));
                     }
                     file += d as u8;
+                    if file > 8 {
+                        return Err(err(format!("rank {} has more than 8 squares", rank + 1)));
+                    }
                     continue;
                 }
                 let (color, token) = match c {
@@ -237,12 +246,11 @@ impl<'a> PotentialPosition<'a> {
                 let (pot, promoted) = army
                     .parse_piece_token(&token)
                     .ok_or_else(|| err(format!("'{token}' is not a potential")))?;
-                pos.put(
-                    Square::from_coords(file, rank),
-                    color,
-                    pot,
-                    promoted.unwrap_or(NOT_PROMOTED),
-                );
+                let sq = Square::from_coords(file, rank);
+                pos.put(sq, color, pot, promoted.unwrap_or(NOT_PROMOTED));
+                if chars.next_if_eq(&MOVED_MARK).is_some() {
+                    pos.moved = pos.moved.with(sq);
+                }
                 file += 1;
             }
             if file != 8 {
@@ -292,6 +300,7 @@ impl<'a> PotentialPosition<'a> {
                 "a side has no assignment of the army matching its potentials".into(),
             ));
         }
+        pos.keep_relevant_moved();
         pos.hash = pos.compute_hash();
         Ok(pos)
     }

@@ -295,6 +295,20 @@ impl Variant {
             .map(Vec::as_slice)
     }
 
+    /// The squares `color` may drop a `kind` on (empty or not): the drop
+    /// ranks, or the pawn drop ranks for a pawn; none without a pocket.
+    pub fn drop_squares(&self, color: Color, kind: PieceType) -> Bitboard {
+        let Some(rules) = &self.rules.pocket else {
+            return Bitboard::EMPTY;
+        };
+        let ranks = if self.is_pawn(kind) {
+            rules.pawn_drop_ranks
+        } else {
+            rules.drop_ranks
+        };
+        Variant::relative_ranks_mask(color, ranks)
+    }
+
     pub(crate) fn relative_ranks_mask(color: Color, ranks: u8) -> Bitboard {
         (0..8u8)
             .filter(|r| ranks & (1 << r) != 0)

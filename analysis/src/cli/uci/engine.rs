@@ -139,7 +139,7 @@ impl SearchJob {
                         &self.out,
                         &info_line(
                             result.depth,
-                            result.depth,
+                            result.seldepth,
                             completed.then_some(result.score),
                             result.nodes,
                             result.elapsed,

@@ -749,7 +749,7 @@ mod tests {
         assert_eq!(
             s.summary.text,
             "(!kn)(!n)(!n)(!n)(!n)(!n)(!n)(!kn)/1(!kn)(!kn)(!kn)(!kn)(!kn)(!kn)1/8/1n4n1/3{QRP}4/8/\
-             {!K}{!K}{!K}{!BN}{!K}{!K}{!K}{!K}/XXX1XXXX[] w - 1 3",
+             {!K}{!K}{!K}{!BN}'{!K}{!K}{!K}{!K}/XXX1XXXX[] w - 1 3",
             "the seed's example position"
         );
         assert_eq!(s.position.moves.len(), 4);
