@@ -615,10 +615,15 @@ pub fn acquire(
             .position(|p| p.serves(spec, timeout))
             .map(|i| idle.swap_remove(i))
     });
-    let mut process = match idle {
-        Some(p) => p,
-        None => UciProcess::start(spec, timeout, Some(interrupt))?,
-    };
+    if let Some(mut process) = idle {
+        match process.new_game(interrupt) {
+            Ok(()) => return Ok(process),
+            Err(Stop::Interrupted) => return Err(Stop::Interrupted),
+            // It died while idle: not this game's fault; a new one is started.
+            Err(_) => drop(process),
+        }
+    }
+    let mut process = UciProcess::start(spec, timeout, Some(interrupt))?;
     process.new_game(interrupt)?;
     Ok(process)
 }
