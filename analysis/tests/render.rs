@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pocketlab_analysis::report::model::{
-    Calibration, CalibrationSource, ExperimentInfo, GameBalance, LearnedPiece, LengthStats,
-    MatchupStats, PairVerdict, PieceUse, PlayerRating, PublishedValue, RatingGroup, Report,
-    ScoreModel, SprtOutcome, TrainingSummary, ValidationMatch, VerdictKind,
+    Calibration, CalibrationSource, Compared, ExperimentInfo, GameBalance, LearnedPiece,
+    LengthStats, MatchupStats, PairVerdict, PieceUse, PlayerRating, PublishedValue, RatingGroup,
+    Report, ScoreModel, SprtOutcome, TrainingSummary, ValidationMatch, VerdictKind,
 };
 use pocketlab_analysis::report::render::{RenderedReport, write_report};
 
@@ -133,6 +133,7 @@ fn matchup(
         name: format!("{a}-vs-{b}"),
         a: a.into(),
         b: b.into(),
+        compared: Compared::Pieces,
         games,
         a_wins: wins,
         draws,
@@ -283,6 +284,7 @@ fn example_report() -> Report {
             matchup("chess", "chess-minus-f-pawn", 1100, 500, 400, None),
         ],
         groups: vec![class2, class3],
+        engines: Vec::new(),
         balance: GameBalance {
             games,
             white_score: 0.543,
@@ -429,6 +431,7 @@ fn empty_report() -> Report {
         margin_elo: f64::NAN,
         matchups: Vec::new(),
         groups: Vec::new(),
+        engines: Vec::new(),
         balance: GameBalance {
             games: 0,
             white_score: f64::NAN,
@@ -793,6 +796,7 @@ fn tables_parse_back_with_the_right_rows() {
         "matchups.csv",
         "ratings.csv",
         "verdicts.csv",
+        "engines.csv",
         "terminations.csv",
         "lengths.csv",
         "pocket_use.csv",
@@ -932,7 +936,7 @@ fn an_empty_report_still_renders() {
         "nothing to plot, yet {:?}",
         rendered.plots
     );
-    assert_eq!(rendered.tables.len(), 6);
+    assert_eq!(rendered.tables.len(), 7);
     for table in &rendered.tables {
         assert_eq!(
             parse_csv(&read(table)).len(),

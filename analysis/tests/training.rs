@@ -83,6 +83,14 @@ fn a_tiny_training_run_completes_resumes_and_writes_loadable_values() {
             && markdown.contains("random armies:"),
         "the validation headline pools every matchup"
     );
+    // Trained against initial values is an engine comparison, not a piece one.
+    assert!(markdown.contains("### Engines"), "{markdown}");
+    for unsaid in ["Two pieces count as equivalent", "strength of each piece"] {
+        assert!(
+            !markdown.contains(unsaid),
+            "the validation report says '{unsaid}'"
+        );
+    }
 
     // Interrupt: forget the second generation's fit; a rerun redoes only it.
     let first_fit = std::fs::read_to_string(out.join("training/gen-000/fit.toml")).unwrap();

@@ -1,19 +1,26 @@
 //! Playing one colour-swapped game pair.
+//!
+//! A side is played by a [`Player`]: the lab's own engine, built fresh for
+//! each game, or an external UCI program ([`crate::uci_player`]), whose
+//! process the worker thread keeps between games. Either way the game flow
+//! is the same, and a node- or depth-limited game depends only on the
+//! experiment, its seed and the game's identity.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::game::MoveEvent;
-use pocketlab_core::kind::{AnyEngine, AnyPosition, GameKind};
+use pocketlab_core::kind::{AnyEngine, AnyMove, AnyPosition, GameKind};
 use pocketlab_core::types::splitmix;
 use pocketlab_core::{Color, Game, GamePosition, GameStatus, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::experiment::{EngineSettings, Experiment, start_fen};
+use crate::experiment::{EngineSettings, Experiment, Program, UciEngine, start_fen};
 use crate::log::{GameId, GameRecord, MoveRecord, Termination};
+use crate::uci_player::{self, Answer, Fault, Stop, UciProcess};
 
 /// The identity of a game: matchup, pair, and which army has White
 /// (encoded by the log's codec, [`GameId`]).
@@ -124,22 +131,84 @@ pub fn play_pair(
     Some([first, second])
 }
 
-fn engine<'k>(kind: &'k GameKind<'_>, settings: &EngineSettings, seed: u64) -> AnyEngine<'k> {
-    let options = SearchOptions {
-        hash_megabytes: settings.hash_mb,
-        root_noise: settings.root_noise,
-        seed,
-    };
-    kind.engine(&settings.eval, options)
+/// Who chooses one side's moves in one game.
+enum Player<'e, 'k> {
+    /// The lab's own engine, built for this game.
+    Lab {
+        engine: AnyEngine<'k>,
+        limits: SearchLimits,
+    },
+    /// An external UCI program (boxed: it holds its process's handles).
+    Uci(Box<UciPlayer<'e>>),
 }
 
-fn limits(settings: &EngineSettings, interrupt: &Arc<AtomicBool>) -> SearchLimits {
-    SearchLimits {
-        depth: settings.depth,
-        nodes: settings.nodes,
-        movetime: None,
-        stop: Some(Arc::clone(interrupt)),
+/// An external engine in one game: its process is taken from the worker
+/// at its first move and given back after the game, unless it failed.
+struct UciPlayer<'e> {
+    spec: &'e UciEngine,
+    go: String,
+    timeout: Duration,
+    process: Option<UciProcess>,
+}
+
+impl<'e, 'k> Player<'e, 'k> {
+    fn new(
+        kind: &'k GameKind<'_>,
+        settings: &'e EngineSettings,
+        seed: u64,
+        interrupt: &Arc<AtomicBool>,
+    ) -> Player<'e, 'k> {
+        match &settings.program {
+            Program::Lab => Player::Lab {
+                engine: kind.engine(
+                    &settings.eval,
+                    SearchOptions {
+                        hash_megabytes: settings.hash_mb,
+                        root_noise: settings.root_noise,
+                        seed,
+                    },
+                ),
+                limits: SearchLimits {
+                    depth: settings.depth,
+                    nodes: settings.nodes,
+                    movetime: settings.movetime.map(Duration::from_millis),
+                    stop: Some(Arc::clone(interrupt)),
+                },
+            },
+            Program::Uci(spec) => Player::Uci(Box::new(UciPlayer {
+                spec,
+                go: uci_player::go_command(settings),
+                timeout: settings.answer_timeout(),
+                process: None,
+            })),
+        }
     }
+
+    /// After the game: a healthy process goes back to the worker.
+    fn finish(self) {
+        if let Player::Uci(player) = self
+            && let Some(p) = player.process
+        {
+            uci_player::release(p);
+        }
+    }
+}
+
+/// What a search said besides its move (the mover's score).
+#[derive(Clone, Copy)]
+struct Searched {
+    score: Option<i32>,
+    depth: u32,
+    nodes: u64,
+}
+
+/// The outcome of asking a player for a move.
+enum Turn {
+    Move(AnyMove, Searched),
+    /// The player's engine failed: its side loses.
+    Fault(Fault),
+    /// The run was interrupted: the game is not the experiment's game.
+    Interrupted,
 }
 
 /// Who plays a game and with what identity.
@@ -173,6 +242,28 @@ impl<'e> GameSetup<'e> {
             black,
             started: Instant::now(),
         }
+    }
+
+    /// Says on stderr why an external engine lost this game: the log keeps
+    /// only the termination.
+    fn warn(&self, side: Color, fault: &Fault) {
+        let (army, colour) = match side {
+            Color::White => (self.white, "White"),
+            Color::Black => (self.black, "Black"),
+        };
+        let label = match &army.engine.program {
+            Program::Uci(u) => u.label.as_str(),
+            Program::Lab => "the lab's engine",
+        };
+        eprintln!(
+            "warning: game {} ({}, pair {}): {colour}'s engine '{label}' (army {}) {fault}; \
+             {colour} loses ({}) and the engine is restarted for its next game",
+            self.id,
+            self.exp.matchups[self.matchup].name,
+            self.pair,
+            army.name,
+            fault.termination()
+        );
     }
 
     /// Whether the moves of this game are logged at `ply` with a position.
@@ -281,12 +372,14 @@ impl PocketStats {
     }
 }
 
-/// A game in progress: the game, both engines, the log so far.
+/// A game in progress: the game, both players, the log so far.
 struct EngineGame<'e, 'k> {
     setup: &'e GameSetup<'e>,
+    start: &'e str,
     game: Game<AnyPosition<'k>>,
-    engines: [AnyEngine<'k>; 2],
-    limits: [SearchLimits; 2],
+    players: [Player<'e, 'k>; 2],
+    /// Every move so far in notation, opening included (for `position`).
+    texts: Vec<String>,
     moves: Vec<MoveRecord>,
     stats: [PocketStats; 2],
     nodes: [u64; 2],
@@ -297,34 +390,83 @@ impl<'k> EngineGame<'_, 'k> {
         self.game.moves().len() as u32
     }
 
-    /// Search with the side to move's engine, log and play its move; the
-    /// search score from White's view, or `None` if it was interrupted.
-    fn engine_move(&mut self, interrupt: &AtomicBool) -> Option<i32> {
+    /// Ask the side to move's player for a move; log and play it. The
+    /// search score from White's view (`None` if the player gave none),
+    /// or why the game ends here.
+    fn engine_move(&mut self, interrupt: &Arc<AtomicBool>) -> Result<Option<i32>, Turn> {
         let side = self.game.position().side_to_move().index();
-        let result = self.engines[side].search(
-            self.game.position(),
-            self.game.history(),
-            &self.limits[side],
-        );
-        if interrupt.load(Ordering::Relaxed) {
-            // The search was cut short: this game is not the experiment's game.
-            return None;
-        }
-        let mv = result.best_move.expect("an ongoing game has a legal move");
-        self.nodes[side] += result.nodes;
-        self.log_move(mv, Some((result.score, result.depth, result.nodes)));
+        let (mv, searched) = match self.ask(side, interrupt) {
+            Turn::Move(mv, searched) => (mv, searched),
+            other => return Err(other),
+        };
+        self.nodes[side] += searched.nodes;
+        self.log_move(mv, Some(searched));
         self.game
             .play_legal(mv)
-            .expect("the searcher plays legal moves");
-        Some(if side == 0 {
-            result.score
-        } else {
-            -result.score
-        })
+            .expect("moves are checked for legality before they are played");
+        Ok(searched.score.map(|s| if side == 0 { s } else { -s }))
+    }
+
+    fn ask(&mut self, side: usize, interrupt: &Arc<AtomicBool>) -> Turn {
+        let position = self.game.position();
+        match &mut self.players[side] {
+            Player::Lab { engine, limits } => {
+                let result = engine.search(position, self.game.history(), limits);
+                if interrupt.load(Ordering::Relaxed) {
+                    // The search was cut short: this game is not the experiment's game.
+                    return Turn::Interrupted;
+                }
+                let mv = result.best_move.expect("an ongoing game has a legal move");
+                Turn::Move(
+                    mv,
+                    Searched {
+                        score: Some(result.score),
+                        depth: result.depth,
+                        nodes: result.nodes,
+                    },
+                )
+            }
+            Player::Uci(player) => {
+                let command = uci_player::position_command(self.start, &self.texts);
+                let answer = match player.search(&command, interrupt) {
+                    Ok(answer) => answer,
+                    Err(stop) => {
+                        // A failed process is never reused.
+                        player.process = None;
+                        return match stop {
+                            Stop::Fault(fault) => Turn::Fault(fault),
+                            Stop::Refused(reason) => Turn::Fault(Fault::Crash(format!(
+                                "refused its setup when restarted: {reason}"
+                            ))),
+                            Stop::Interrupted => Turn::Interrupted,
+                        };
+                    }
+                };
+                // The lab's rules decide what is legal, whatever the engine says.
+                match position.parse_move(&answer.best) {
+                    Ok(mv) => Turn::Move(
+                        mv,
+                        Searched {
+                            score: answer.info.score,
+                            depth: answer.info.depth.unwrap_or(0),
+                            nodes: answer.info.nodes.unwrap_or(0),
+                        },
+                    ),
+                    Err(e) => {
+                        player.process = None;
+                        Turn::Fault(Fault::IllegalMove(if answer.best.is_empty() {
+                            "sent 'bestmove' without a move".to_owned()
+                        } else {
+                            format!("played {e}")
+                        }))
+                    }
+                }
+            }
+        }
     }
 
     /// Logs `mv` (about to be played) with its search, and counts pocket use.
-    fn log_move(&mut self, mv: pocketlab_core::kind::AnyMove, search: Option<(i32, u32, u64)>) {
+    fn log_move(&mut self, mv: AnyMove, search: Option<Searched>) {
         let pos = self.game.position();
         let side = pos.side_to_move();
         let ply = self.plies();
@@ -332,17 +474,19 @@ impl<'k> EngineGame<'_, 'k> {
         if let Some(event) = &facts.event {
             self.stats[side.index()].count(side, event);
         }
+        let text = pos.format_move(mv);
         self.moves.push(MoveRecord {
             game_id: self.setup.id,
             ply,
-            mv: pos.format_move(mv),
+            mv: text.clone(),
             piece: facts.piece,
             capture: facts.capture,
-            score_cp: search.map(|s| s.0),
-            depth: search.map_or(0, |s| s.1),
-            nodes: search.map_or(0, |s| s.2),
+            score_cp: search.and_then(|s| s.score),
+            depth: search.map_or(0, |s| s.depth),
+            nodes: search.map_or(0, |s| s.nodes),
             fen: self.setup.logs_position_at(ply).then(|| pos.to_text()),
         });
+        self.texts.push(text);
     }
 
     /// Plays engine moves until the rules end the game or adjudication
@@ -350,10 +494,10 @@ impl<'k> EngineGame<'_, 'k> {
     fn play_out(
         &mut self,
         adj: &crate::experiment::Adjudication,
-        interrupt: &AtomicBool,
+        interrupt: &Arc<AtomicBool>,
     ) -> Option<(Outcome, Termination)> {
         // Scores from White's point of view, for adjudication.
-        let mut white_scores: Vec<i32> = Vec::new();
+        let mut white_scores: Vec<Option<i32>> = Vec::new();
         loop {
             if let GameStatus::Over {
                 outcome,
@@ -368,8 +512,29 @@ impl<'k> EngineGame<'_, 'k> {
             if let Some(ending) = adjudicate(adj, &white_scores, self.plies()) {
                 return Some(ending);
             }
-            white_scores.push(self.engine_move(interrupt)?);
+            match self.engine_move(interrupt) {
+                Ok(score) => white_scores.push(score),
+                Err(Turn::Fault(fault)) => {
+                    let side = self.game.position().side_to_move();
+                    self.setup.warn(side, &fault);
+                    return Some((Outcome::Win(!side), fault.termination()));
+                }
+                Err(_) => return None,
+            }
         }
+    }
+}
+
+impl UciPlayer<'_> {
+    /// Search `position` (a `position` command) with this player's limits.
+    /// Its process is taken from the worker or started at its first move
+    /// of the game, with `ucinewgame`.
+    fn search(&mut self, position: &str, interrupt: &AtomicBool) -> Result<Answer, Stop> {
+        if self.process.is_none() {
+            self.process = Some(uci_player::acquire(self.spec, self.timeout, interrupt)?);
+        }
+        let process = self.process.as_mut().expect("just set");
+        process.go(position, &self.go, interrupt)
     }
 }
 
@@ -387,15 +552,13 @@ fn play_game(
     let setup = GameSetup::new(exp, matchup, pair, b_is_white);
     let mut g = EngineGame {
         setup: &setup,
+        start,
         game: Game::new(kind.parse_position(start).expect("validated start")),
-        engines: [
-            engine(kind, &setup.white.engine, setup.seed),
-            engine(kind, &setup.black.engine, setup.seed ^ 1),
+        players: [
+            Player::new(kind, &setup.white.engine, setup.seed, interrupt),
+            Player::new(kind, &setup.black.engine, setup.seed ^ 1, interrupt),
         ],
-        limits: [
-            limits(&setup.white.engine, interrupt),
-            limits(&setup.black.engine, interrupt),
-        ],
+        texts: Vec::new(),
         moves: Vec::new(),
         stats: [PocketStats::default(), PocketStats::default()],
         nodes: [0; 2],
@@ -409,19 +572,33 @@ fn play_game(
         g.log_move(mv, None);
         g.game.play_legal(mv).expect("opening moves are legal");
     }
-    let (outcome, termination) = g.play_out(&exp.adjudication, interrupt)?;
+    let played = g.play_out(&exp.adjudication, interrupt);
+    let plies = g.plies();
+    let EngineGame {
+        game,
+        players,
+        moves,
+        stats,
+        nodes,
+        ..
+    } = g;
+    if played.is_some() {
+        players.into_iter().for_each(Player::finish);
+    }
+    // Else the players drop here: a process interrupted mid-search is killed.
+    let (outcome, termination) = played?;
 
-    let pos = g.game.position();
+    let pos = game.position();
     let material = |c| kind.material(pos, c, &setup.white.engine.eval);
     let end = Ending {
         outcome,
         termination,
-        plies: g.plies(),
-        nodes: g.nodes,
+        plies,
+        nodes,
         material: [material(Color::White), material(Color::Black)],
     };
     let mut record = setup.record(start, opening, &end);
-    let [w, b] = g.stats;
+    let [w, b] = stats;
     record.white_pocket_ins = w.pocket_ins;
     record.black_pocket_ins = b.pocket_ins;
     record.white_mutations = w.mutations;
@@ -438,24 +615,31 @@ fn play_game(
         .join(" ");
     Some(PlayedGame {
         record,
-        moves: if exp.log.moves { g.moves } else { Vec::new() },
+        moves: if exp.log.moves { moves } else { Vec::new() },
     })
 }
 
-/// Score-based adjudication over the last moves of both engines.
+/// Score-based adjudication over the last moves of both engines (a move
+/// without a score, from an external engine that gave none, never agrees).
 fn adjudicate(
     adj: &crate::experiment::Adjudication,
-    white_scores: &[i32],
+    white_scores: &[Option<i32>],
     ply: u32,
 ) -> Option<(Outcome, Termination)> {
     if adj.resign_score > 0 {
         let window = 2 * adj.resign_moves as usize;
         if window > 0 && white_scores.len() >= window {
             let last = &white_scores[white_scores.len() - window..];
-            if last.iter().all(|&s| s >= adj.resign_score) {
+            if last
+                .iter()
+                .all(|s| s.is_some_and(|s| s >= adj.resign_score))
+            {
                 return Some((Outcome::Win(Color::White), Termination::AdjudicationResign));
             }
-            if last.iter().all(|&s| s <= -adj.resign_score) {
+            if last
+                .iter()
+                .all(|s| s.is_some_and(|s| s <= -adj.resign_score))
+            {
                 return Some((Outcome::Win(Color::Black), Termination::AdjudicationResign));
             }
         }
@@ -466,7 +650,7 @@ fn adjudicate(
             && white_scores.len() >= window
             && white_scores[white_scores.len() - window..]
                 .iter()
-                .all(|s| s.abs() <= adj.draw_score)
+                .all(|s| s.is_some_and(|s| s.abs() <= adj.draw_score))
         {
             return Some((Outcome::Draw, Termination::AdjudicationDraw));
         }

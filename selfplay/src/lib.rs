@@ -16,6 +16,7 @@ pub mod pgn;
 mod progress;
 pub mod runner;
 pub mod sprt;
+pub mod uci_player;
 pub mod variant_files;
 
 pub use experiment::{Experiment, ExperimentError};

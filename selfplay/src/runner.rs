@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::experiment::Experiment;
+use crate::experiment::{Experiment, ExperimentError};
 use crate::game::{PlayedGame, play_pair};
 use crate::log::{ChunkWriter, GameRecord, LogError, Manifest, SprtAccepted, read_games};
 use crate::progress::Progress;
@@ -134,6 +134,9 @@ pub struct RunSummary {
 pub enum RunError {
     #[error(transparent)]
     Log(#[from] LogError),
+    /// An external engine cannot play as the experiment sets it up.
+    #[error(transparent)]
+    Engine(#[from] ExperimentError),
     #[error("cannot start {threads} worker threads: {reason}")]
     Threads { threads: usize, reason: String },
     #[error(
@@ -215,6 +218,8 @@ pub fn run(
     if exp.stop.sprt.is_some() && opts.shard.count > 1 {
         return Err(RunError::SprtWithShards);
     }
+    // External engines are started and checked before anything is written.
+    exp.check_engines()?;
     let started = Instant::now();
     let dir = &opts.out_dir;
     std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, &e))?;

@@ -44,9 +44,11 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     let test = EquivalenceTest::new(options.margin_pawns, unit, options.alpha)
         .map_err(|e| log_error(&dirs[0], format!("equivalence test: {e}")))?;
     let groups = groups::rating_groups(&exp, &matchups, &games.colour_records, &test, level);
+    let engines = matchups::engine_verdicts(&exp, &matchups);
     let balance = balance::game_balance(&games, dirs, &exp, level)?;
     let pocket_use = balance::pocket_use(&games, &exp.variant);
     let colour_values = colours::colour_values(dirs, &exp)?;
+    let notes = wording::notes(&calibration, &matchups, &groups, &games.engines, &balance);
 
     Ok(Report {
         experiment: ExperimentInfo {
@@ -62,8 +64,14 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             logs: dirs.iter().map(|d| d.display().to_string()).collect(),
             engines: games.engines,
         },
-        headlines: wording::headlines(&calibration, &groups, &balance, colour_values.as_ref()),
-        notes: wording::notes(&calibration, &matchups, &groups),
+        headlines: wording::headlines(
+            &calibration,
+            &groups,
+            &engines,
+            &balance,
+            colour_values.as_ref(),
+        ),
+        notes,
         margin_pawns: options.margin_pawns,
         margin_elo: if unit.is_positive() {
             unit.to_elo(options.margin_pawns)
@@ -73,6 +81,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         calibration,
         matchups,
         groups,
+        engines,
         balance,
         pocket_use,
         colour_values,

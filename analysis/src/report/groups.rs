@@ -10,14 +10,14 @@ use pocketlab_selfplay::Experiment;
 
 use super::calibration::is_pawn_odds;
 use super::matchups::PawnFigures;
-use super::model::{MatchupStats, PairVerdict, PlayerRating, RatingGroup, VerdictKind};
+use super::model::{Compared, MatchupStats, PairVerdict, PlayerRating, RatingGroup, VerdictKind};
 use super::read::ColourRecord;
 use super::wording;
 use crate::stats::bradley_terry::{self, FitOptions, PairRecord};
 use crate::stats::{ConfidenceLevel, DifferenceEstimate, EquivalenceTest, Plan, Verdict};
 
-/// Connected groups of armies (pawn-odds calibration matchups excluded),
-/// each rated together, ordered by class.
+/// Connected groups of armies (pawn-odds calibration matchups and engine
+/// comparisons excluded), each rated together, ordered by class.
 pub(super) fn rating_groups(
     exp: &Experiment,
     matchups: &[MatchupStats],
@@ -29,7 +29,7 @@ pub(super) fn rating_groups(
     let calibrates = |m: &MatchupStats| matches!((army(&m.a), army(&m.b)), (Some(a), Some(b)) if is_pawn_odds(a, b));
     let rated: Vec<&MatchupStats> = matchups
         .iter()
-        .filter(|m| !calibrates(m) && m.games > 0)
+        .filter(|m| !calibrates(m) && m.games > 0 && m.compared != Compared::Engines)
         .collect();
     // Union-find over army names.
     let mut component: HashMap<String, usize> = HashMap::new();

@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 
 use pocketlab_selfplay::Experiment;
-use pocketlab_selfplay::experiment::pieces_exchanged;
+use pocketlab_selfplay::experiment::{Army, pieces_exchanged, same_setup};
 
-use super::model::{MatchupStats, ScoreModel};
+use super::model::{Compared, EngineVerdict, EngineVerdictKind, MatchupStats, ScoreModel};
 use super::read::MatchupCounts;
+use super::wording;
 use crate::stats::{ConfidenceLevel, PawnUnit, Pentanomial, ScoreSummary, Trinomial};
 
 /// The score summary of a matchup: pentanomial over complete pairs when
@@ -93,6 +94,7 @@ pub(super) fn matchup_stats(
             name: m.name.clone(),
             a: a.name.clone(),
             b: b.name.clone(),
+            compared: compared(exp, a, b),
             games,
             a_wins: c.a_wins,
             draws: c.draws,
@@ -121,4 +123,56 @@ pub(super) fn matchup_stats(
         });
     }
     out
+}
+
+/// What two armies differ in: their setup (pieces), their engine, both or
+/// neither.
+pub(super) fn compared(exp: &Experiment, a: &Army, b: &Army) -> Compared {
+    match (same_setup(&exp.variant, a, b), a.engine == b.engine) {
+        (true, true) => Compared::Nothing,
+        (true, false) => Compared::Engines,
+        (false, true) => Compared::Pieces,
+        (false, false) => Compared::PiecesAndEngines,
+    }
+}
+
+/// The verdict of every matchup that compares engines: its Elo interval
+/// and the SPRT's decision.
+pub(super) fn engine_verdicts(exp: &Experiment, matchups: &[MatchupStats]) -> Vec<EngineVerdict> {
+    let army = |name: &str| exp.armies.iter().find(|x| x.name == name);
+    matchups
+        .iter()
+        .filter(|m| m.compared == Compared::Engines)
+        .map(|m| {
+            let engine = |name: &str| army(name).map_or(String::new(), |a| a.engine.describe());
+            let kind = if m.elo_interval.0 > 0.0 {
+                EngineVerdictKind::Stronger
+            } else if m.elo_interval.1 < 0.0 {
+                EngineVerdictKind::Weaker
+            } else {
+                EngineVerdictKind::Undecided
+            };
+            let sprt = exp.stop.sprt.as_ref();
+            let mut v = EngineVerdict {
+                matchup: m.name.clone(),
+                a: m.a.clone(),
+                b: m.b.clone(),
+                a_engine: engine(&m.a),
+                b_engine: engine(&m.b),
+                elo: m.elo,
+                elo_interval: m.elo_interval,
+                los: m.los,
+                games: m.games,
+                pairs: m.pairs,
+                kind,
+                sprt: m.sprt.clone(),
+                sprt_elo: sprt.map(|s| (s.elo0(), s.elo1())),
+                sprt_bounds: sprt.map(|s| (s.lower_bound(), s.upper_bound())),
+                text: String::new(),
+                stopped_early: m.stopped_early,
+            };
+            v.text = wording::engine_text(&v);
+            v
+        })
+        .collect()
 }

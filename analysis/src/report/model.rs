@@ -64,12 +64,28 @@ pub enum ScoreModel {
     Trinomial,
 }
 
+/// What a matchup's two armies differ in, and so what its result
+/// measures (derived from the armies by [`super::matchups`]).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compared {
+    /// Their pieces differ, their engines do not: what pieces are worth.
+    Pieces,
+    /// Only their engines differ: playing strength, in Elo.
+    Engines,
+    /// Both differ: piece value and playing strength mixed in one figure.
+    PiecesAndEngines,
+    /// Nothing: the same army and engine on both sides (game balance).
+    Nothing,
+}
+
 /// One matchup's result from army A's point of view.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchupStats {
     pub name: String,
     pub a: String,
     pub b: String,
+    pub compared: Compared,
     pub games: u64,
     pub a_wins: u64,
     pub draws: u64,
@@ -116,6 +132,46 @@ impl SprtOutcome {
     pub fn decided(&self) -> bool {
         matches!(self.decision.as_str(), "H0" | "H1")
     }
+}
+
+/// A matchup whose armies differ only in their engine: which plays
+/// stronger, in Elo, and the SPRT's decision when one ran.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineVerdict {
+    pub matchup: String,
+    pub a: String,
+    pub b: String,
+    /// The engines as logged (`uci=… nodes=3000`, `nodes=10000 eval=default`).
+    pub a_engine: String,
+    pub b_engine: String,
+    /// A minus B in Elo, with its 95% interval.
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub los: f64,
+    pub games: u64,
+    pub pairs: u64,
+    pub kind: EngineVerdictKind,
+    pub sprt: Option<SprtOutcome>,
+    /// The SPRT's hypotheses in Elo (`elo0`, `elo1`) and its LLR bounds.
+    pub sprt_elo: Option<(f64, f64)>,
+    pub sprt_bounds: Option<(f64, f64)>,
+    /// The verdict in plain words.
+    pub text: String,
+    /// The SPRT stopped the matchup: its interval is conditional on stopping.
+    pub stopped_early: bool,
+}
+
+/// An engine comparison's outcome by its 95% Elo interval, from engine A's
+/// side (the SPRT's decision is given beside it).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineVerdictKind {
+    /// A is stronger: the interval lies above 0.
+    Stronger,
+    /// A is weaker: the interval lies below 0.
+    Weaker,
+    /// The interval holds 0.
+    Undecided,
 }
 
 /// A piece's (or army's) rating within a group.
@@ -291,6 +347,8 @@ pub struct Report {
     pub margin_elo: f64,
     pub matchups: Vec<MatchupStats>,
     pub groups: Vec<RatingGroup>,
+    /// Matchups that compare engines (their armies differ in nothing else).
+    pub engines: Vec<EngineVerdict>,
     pub balance: GameBalance,
     pub pocket_use: Vec<PieceUse>,
     /// Present when the variant has a square-colour map (Chess Mutation).

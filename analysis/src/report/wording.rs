@@ -4,10 +4,13 @@
 
 use pocketlab_core::PieceType;
 use pocketlab_selfplay::Experiment;
+use pocketlab_selfplay::experiment::EngineSettings;
+use pocketlab_selfplay::log::Termination;
 
 use super::model::{
-    Calibration, CalibrationSource, ColourValue, ColourValues, GameBalance, MatchupStats,
-    PairVerdict, RatingGroup, ScoreModel, VerdictKind,
+    Calibration, CalibrationSource, ColourValue, ColourValues, Compared, EngineVerdict,
+    EngineVerdictKind, GameBalance, MatchupStats, PairVerdict, RatingGroup, ScoreModel,
+    VerdictKind,
 };
 
 /// The piece a player stands for, when its name is a piece letter.
@@ -202,23 +205,83 @@ pub(super) fn group_summary(title: &str, pairs: &[PairVerdict], margin_pawns: f6
     )
 }
 
-/// The headlines: the pawn unit when it failed, each group, the game's
-/// balance, and the colours when a colour map was valued.
+/// An engine comparison in one sentence: who is stronger by how much (or
+/// that it is not clear yet), and the SPRT's decision.
+pub(super) fn engine_text(v: &EngineVerdict) -> String {
+    let (lo, hi) = v.elo_interval;
+    let over = format!("over {} games ({} pairs)", v.games, v.pairs);
+    let mut text = if !(v.elo.is_finite() && lo.is_finite() && hi.is_finite()) {
+        format!(
+            "{} vs {}: no Elo estimate yet {over} (too few, or one side scored every point)",
+            v.a, v.b
+        )
+    } else {
+        let los = if v.los.is_finite() {
+            format!("; LOS {:.1}%", 100.0 * v.los)
+        } else {
+            String::new()
+        };
+        match v.kind {
+            EngineVerdictKind::Stronger => format!(
+                "{} is stronger than {} by {:.0} Elo (95%: {lo:.0} to {hi:.0}{los}) {over}",
+                v.a, v.b, v.elo
+            ),
+            EngineVerdictKind::Weaker => format!(
+                "{} is stronger than {} by {:.0} Elo (95%: {:.0} to {:.0}{los}) {over}",
+                v.b, v.a, -v.elo, -hi, -lo
+            ),
+            EngineVerdictKind::Undecided => format!(
+                "{} vs {}: no clear difference yet, {:+.0} Elo (95%: {lo:+.0} to {hi:+.0}{los}) {over}",
+                v.a, v.b, v.elo
+            ),
+        }
+    };
+    if let Some(s) = &v.sprt {
+        let hypotheses = v.sprt_elo.map_or(String::new(), |(e0, e1)| {
+            format!(" of H0: {e0:+} Elo against H1: {e1:+} Elo")
+        });
+        let (lower, upper) = v.sprt_bounds.unwrap_or((f64::NAN, f64::NAN));
+        let outcome = match s.decision.as_str() {
+            "H1" => format!("H1 accepted (LLR {:+.2} reached {upper:+.2})", s.llr),
+            "H0" => format!("H0 accepted (LLR {:+.2} reached {lower:+.2})", s.llr),
+            _ => format!(
+                "undecided so far (LLR {:+.2}, between {lower:+.2} and {upper:+.2})",
+                s.llr
+            ),
+        };
+        text.push_str(&format!(
+            "; SPRT{hypotheses} for {} − {}: {outcome}",
+            v.a, v.b
+        ));
+    }
+    if v.stopped_early {
+        text.push_str(" (stopped by the SPRT: the interval is conditional on stopping)");
+    }
+    text
+}
+
+/// The headlines: the pawn unit when it failed, each group, each engine
+/// comparison, the game's balance, and the colours when a colour map was
+/// valued.
 pub(super) fn headlines(
     calibration: &Calibration,
     groups: &[RatingGroup],
+    engines: &[EngineVerdict],
     balance: &GameBalance,
     colour_values: Option<&ColourValues>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if matches!(
-        calibration.source,
-        CalibrationSource::NoPawnAdvantage | CalibrationSource::Unmeasurable
-    ) {
+    if !groups.is_empty()
+        && matches!(
+            calibration.source,
+            CalibrationSource::NoPawnAdvantage | CalibrationSource::Unmeasurable
+        )
+    {
         out.push(format!("No pawn unit: {}", calibration.note));
     }
     out.extend(groups.iter().map(|g| g.summary.clone()));
-    if groups.is_empty() {
+    out.extend(engines.iter().map(|e| format!("Engines: {}.", e.text)));
+    if groups.is_empty() && engines.is_empty() {
         out.push("No group of armies to rate: see the matchups below.".into());
     }
     out.push(format!(
@@ -248,15 +311,65 @@ fn colour_headline(values: &ColourValues) -> Option<String> {
     ))
 }
 
-/// Caveats a reader must know before trusting a verdict.
+/// Caveats a reader must know before trusting a verdict: `engines` are
+/// the engine descriptions of the log.
 pub(super) fn notes(
     calibration: &Calibration,
     matchups: &[MatchupStats],
     groups: &[RatingGroup],
+    engines: &[String],
+    balance: &GameBalance,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if calibration.source != CalibrationSource::Measured {
+    // The pawn unit matters only where pieces are compared.
+    let pieces_compared = matchups
+        .iter()
+        .any(|m| matches!(m.compared, Compared::Pieces | Compared::PiecesAndEngines));
+    if calibration.source != CalibrationSource::Measured && (pieces_compared || !groups.is_empty())
+    {
         out.push(calibration.note.clone());
+    }
+    let timed: Vec<&str> = engines
+        .iter()
+        .filter(|e| EngineSettings::describes_time_limit(e))
+        .map(String::as_str)
+        .collect();
+    if !timed.is_empty() {
+        out.push(format!(
+            "Time-limited engines ({}): their moves depend on the machine's speed and load, so the results of \
+             time-limited games are not reproducible (the same experiment and seed give other games); node- and \
+             depth-limited games are the same on every run. Time limits are for measuring strength.",
+            timed.join("; ")
+        ));
+    }
+    let faults: Vec<String> = balance
+        .terminations
+        .iter()
+        .filter(|(t, _)| {
+            t.parse::<Termination>()
+                .is_ok_and(Termination::is_engine_fault)
+        })
+        .map(|(t, n)| format!("{t}: {n}"))
+        .collect();
+    if !faults.is_empty() {
+        out.push(format!(
+            "Games lost by an external engine's fault ({}): each counts as a loss for the faulty side (an illegal \
+             or unreadable move, no bestmove, a crash or no answer in time); the run's standard error named the \
+             engine, the game and the fault.",
+            faults.join(", ")
+        ));
+    }
+    let mixed: Vec<&str> = matchups
+        .iter()
+        .filter(|m| m.compared == Compared::PiecesAndEngines)
+        .map(|m| m.name.as_str())
+        .collect();
+    if !mixed.is_empty() {
+        out.push(format!(
+            "Matchups whose armies differ in both pieces and engine ({}): their figures mix what the pieces are \
+             worth with how strongly each engine plays.",
+            mixed.join(", ")
+        ));
     }
     if matchups.iter().any(|m| m.model == ScoreModel::Trinomial) {
         out.push(
@@ -303,7 +416,64 @@ pub(super) fn notes(
 mod tests {
     use std::path::Path;
 
+    use super::super::model::SprtOutcome;
     use super::*;
+
+    fn engines(elo: f64, interval: (f64, f64), sprt: Option<&str>) -> EngineVerdict {
+        let kind = if interval.0 > 0.0 {
+            EngineVerdictKind::Stronger
+        } else if interval.1 < 0.0 {
+            EngineVerdictKind::Weaker
+        } else {
+            EngineVerdictKind::Undecided
+        };
+        EngineVerdict {
+            matchup: "new-vs-base".into(),
+            a: "new".into(),
+            b: "base".into(),
+            a_engine: "uci=new nodes=3000".into(),
+            b_engine: "uci=base nodes=3000".into(),
+            elo,
+            elo_interval: interval,
+            los: 0.97,
+            games: 800,
+            pairs: 400,
+            kind,
+            sprt: sprt.map(|d| SprtOutcome {
+                llr: if d == "H1" { 2.96 } else { 0.5 },
+                decision: d.into(),
+            }),
+            sprt_elo: sprt.map(|_| (0.0, 10.0)),
+            sprt_bounds: sprt.map(|_| (-2.94, 2.94)),
+            text: String::new(),
+            stopped_early: sprt == Some("H1"),
+        }
+    }
+
+    #[test]
+    fn engine_comparisons_speak_of_elo_and_the_sprt() {
+        assert_eq!(
+            engine_text(&engines(14.0, (3.0, 25.0), None)),
+            "new is stronger than base by 14 Elo (95%: 3 to 25; LOS 97.0%) over 800 games (400 pairs)"
+        );
+        assert_eq!(
+            engine_text(&engines(-14.0, (-25.0, -3.0), None)),
+            "base is stronger than new by 14 Elo (95%: 3 to 25; LOS 97.0%) over 800 games (400 pairs)"
+        );
+        let passed = engine_text(&engines(12.0, (2.0, 22.0), Some("H1")));
+        assert!(
+            passed.ends_with(
+                "SPRT of H0: +0 Elo against H1: +10 Elo for new − base: H1 accepted (LLR +2.96 reached \
+                 +2.94) (stopped by the SPRT: the interval is conditional on stopping)"
+            ),
+            "{passed}"
+        );
+        let running = engine_text(&engines(3.0, (-8.0, 14.0), Some("continue")));
+        assert!(
+            running.starts_with("new vs base: no clear difference yet, +3 Elo (95%: -8 to +14")
+        );
+        assert!(running.ends_with("undecided so far (LLR +0.50, between -2.94 and +2.94)"));
+    }
 
     fn verdict(kind: VerdictKind) -> PairVerdict {
         PairVerdict {

@@ -118,6 +118,23 @@ pub fn pieces_exchanged(variant: &Variant, a: &Army, b: &Army) -> Option<u32> {
     (exchanged > 0).then_some(exchanged)
 }
 
+/// Whether two armies start with the same pieces on the same squares and
+/// in the pocket (so a matchup between them compares only their engines).
+pub fn same_setup(variant: &Variant, a: &Army, b: &Army) -> bool {
+    let sorted = |pocket: &[PieceType]| {
+        let mut p = pocket.to_vec();
+        p.sort_by_key(|t| variant.letter(*t));
+        p
+    };
+    let base = Position::start(variant);
+    sorted(&a.pocket) == sorted(&b.pocket)
+        && Square::all().all(|sq| {
+            base.piece_at(sq)
+                .filter(|p| p.color == Color::White)
+                .is_none_or(|piece| a.transform(piece, sq) == b.transform(piece, sq))
+        })
+}
+
 /// The start FEN with `white`'s army for White and `black`'s for Black.
 pub fn start_fen(variant: &Variant, white: &Army, black: &Army) -> Result<String, String> {
     let base = Position::start(variant);

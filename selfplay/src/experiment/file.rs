@@ -46,6 +46,22 @@ pub struct EngineFile {
     pub hash_mb: Option<usize>,
     /// Seeded root randomness in centipawns (0 = off).
     pub root_noise: Option<i32>,
+    /// Milliseconds per move: a time limit, so the games are not reproducible.
+    pub movetime: Option<u64>,
+    /// An external UCI engine plays: its program (relative to this file,
+    /// or a name on `PATH`).
+    pub uci: Option<String>,
+    /// Arguments the program is started with (default: none; `["uci"]`
+    /// for a program named `pocketlab…`).
+    pub args: Option<Vec<String>>,
+    /// Options the external engine advertises, set before its first game:
+    /// `{ Hash = 16, VariantPath = "variants.ini" }`.
+    pub options: Option<toml::Table>,
+    /// The name sent as `UCI_Variant` (default: the experiment's variant;
+    /// `""`: send none, the options define the variant).
+    pub uci_variant: Option<String>,
+    /// The longest wait for any answer of the external engine, milliseconds.
+    pub timeout_ms: Option<u64>,
 }
 
 #[derive(Deserialize, Debug, Clone, Default)]

@@ -9,6 +9,7 @@
 //! `class-equivalence`, `imbalance`, `pawn-odds` and `round-robin`.
 
 mod army;
+mod engine;
 mod file;
 mod generate;
 
@@ -17,12 +18,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use pocketlab_core::engine::EvalParams;
 use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Position, Square, Variant};
 
-pub use army::{Army, pieces_exchanged, start_fen};
+pub use army::{Army, pieces_exchanged, same_setup, start_fen};
+pub use engine::{DEFAULT_NODES, EngineSettings, Program, UciEngine, UciVariant};
 use file::{EngineFile, ExperimentFile};
 
 use crate::files::read_text;
@@ -44,6 +45,10 @@ pub mod limits {
     pub const MAX_HASH_MB: usize = 4096;
     /// Search depth.
     pub const MAX_DEPTH: u32 = 60;
+    /// Time per move, milliseconds.
+    pub const MAX_MOVETIME_MS: u64 = 3_600_000;
+    /// The longest wait for an external engine's answer, milliseconds.
+    pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
 }
 
 /// Why an experiment file was rejected: file, key and reason.
@@ -69,34 +74,6 @@ impl fmt::Display for ExperimentError {
 }
 
 impl std::error::Error for ExperimentError {}
-
-/// How one player searches.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSettings {
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-    pub eval: EvalParams,
-    /// Where the evaluation parameters came from (`default` or a file).
-    pub eval_label: String,
-    pub hash_mb: usize,
-    pub root_noise: i32,
-}
-
-impl EngineSettings {
-    pub fn describe(&self) -> String {
-        let mut s = match (self.nodes, self.depth) {
-            (Some(n), Some(d)) => format!("nodes={n} depth={d}"),
-            (Some(n), None) => format!("nodes={n}"),
-            (None, Some(d)) => format!("depth={d}"),
-            (None, None) => "unlimited".to_owned(),
-        };
-        s.push_str(&format!(" eval={}", self.eval_label));
-        if self.root_noise > 0 {
-            s.push_str(&format!(" noise={}", self.root_noise));
-        }
-        s
-    }
-}
 
 /// Two armies that play colour-swapped game pairs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,9 +145,16 @@ pub struct Experiment {
 
 /// FNV-1a, stable across Rust versions (unlike `DefaultHasher`).
 pub fn stable_hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv1a(None, bytes)
+}
+
+/// FNV-1a of `bytes` continued from `state` (`None`: from the start).
+fn fnv1a(state: Option<u64>, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(state.unwrap_or(0xcbf2_9ce4_8422_2325), |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
 }
 
 struct Ctx<'a> {
@@ -206,9 +190,11 @@ impl Ctx<'_> {
     }
 
     fn record(&self, what: String, text: &str) {
-        self.inputs
-            .borrow_mut()
-            .insert(what, stable_hash(text.as_bytes()));
+        self.record_hash(what, stable_hash(text.as_bytes()));
+    }
+
+    fn record_hash(&self, what: String, hash: u64) {
+        self.inputs.borrow_mut().insert(what, hash);
     }
 }
 
@@ -221,7 +207,12 @@ impl Experiment {
             key: String::new(),
             reason: format!("cannot read: {e}"),
         })?;
-        Experiment::parse(&label, &text, path.parent().unwrap_or(Path::new(".")))
+        // `a.toml` has the parent "", which no directory function accepts.
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Experiment::parse(&label, &text, dir)
     }
 
     /// Validate experiment text; relative paths resolve against `dir`.
@@ -245,11 +236,20 @@ impl Experiment {
             ));
         }
         let (variant, rule_overrides) = load_variant(&cx, &f)?;
-        let default_engine = engine_settings(&cx, "engine", &f.engine, None)?;
+        let default_engine =
+            engine::engine_settings(&cx, "engine", &f.engine, None, &variant, &rule_overrides)?;
 
         let mut armies: Vec<Army> = Vec::new();
         for (name, army) in &f.armies {
-            armies.push(army_from_file(&cx, &variant, name, army, &default_engine)?);
+            let base = (&default_engine, &f.engine);
+            armies.push(army_from_file(
+                &cx,
+                &variant,
+                &rule_overrides,
+                name,
+                army,
+                base,
+            )?);
         }
         let mut matchups = Vec::new();
         for (i, g) in f.generators.iter().enumerate() {
@@ -415,7 +415,9 @@ impl Experiment {
         let per_game = self
             .matchups
             .iter()
-            .map(|m| self.armies[m.a].engine.hash_mb + self.armies[m.b].engine.hash_mb)
+            .map(|m| {
+                self.armies[m.a].engine.hash_memory_mb() + self.armies[m.b].engine.hash_memory_mb()
+            })
             .max()
             .unwrap_or(0) as u64;
         per_game.saturating_mul(threads as u64)
@@ -459,69 +461,6 @@ fn load_variant(cx: &Ctx<'_>, f: &ExperimentFile) -> Result<(Variant, String), E
     Ok((v, overrides))
 }
 
-fn engine_settings(
-    cx: &Ctx<'_>,
-    key: &str,
-    e: &EngineFile,
-    base: Option<&EngineSettings>,
-) -> Result<EngineSettings, ExperimentError> {
-    let (eval, eval_label) = match &e.eval {
-        Some(path) => {
-            let (label, text) = cx.read(&format!("{key}.eval"), "eval", path)?;
-            let params = EvalParams::from_toml(&label, &text)
-                .map_err(|err| cx.err(format!("{key}.eval"), err.to_string()))?;
-            (params, path.clone())
-        }
-        None => base.map_or_else(
-            || {
-                // The built-in values decide games too.
-                let params = EvalParams::default();
-                cx.record("eval default".to_owned(), &params.to_toml());
-                (params, "default".to_owned())
-            },
-            |b| (b.eval.clone(), b.eval_label.clone()),
-        ),
-    };
-    let nodes = e.nodes.or(base.and_then(|b| b.nodes));
-    let depth = e.depth.or(base.and_then(|b| b.depth));
-    let nodes = if nodes.is_none() && depth.is_none() {
-        Some(10_000)
-    } else {
-        nodes
-    };
-    if nodes == Some(0) || depth == Some(0) {
-        return Err(cx.err(key, "nodes and depth must be at least 1"));
-    }
-    if depth.is_some_and(|d| d > limits::MAX_DEPTH) {
-        return Err(cx.err(
-            format!("{key}.depth"),
-            format!("at most {}", limits::MAX_DEPTH),
-        ));
-    }
-    let hash_mb = e.hash_mb.or(base.map(|b| b.hash_mb)).unwrap_or(8);
-    if !(1..=limits::MAX_HASH_MB).contains(&hash_mb) {
-        return Err(cx.err(
-            format!("{key}.hash_mb"),
-            format!(
-                "between 1 and {} (MiB per engine; a game has two engines)",
-                limits::MAX_HASH_MB
-            ),
-        ));
-    }
-    let root_noise = e.root_noise.or(base.map(|b| b.root_noise)).unwrap_or(0);
-    if !(0..=1000).contains(&root_noise) {
-        return Err(cx.err(format!("{key}.root_noise"), "between 0 and 1000 centipawns"));
-    }
-    Ok(EngineSettings {
-        nodes,
-        depth,
-        eval,
-        eval_label,
-        hash_mb,
-        root_noise,
-    })
-}
-
 fn piece_letter(
     cx: &Ctx<'_>,
     variant: &Variant,
@@ -543,9 +482,10 @@ fn piece_letter(
 fn army_from_file(
     cx: &Ctx<'_>,
     variant: &Variant,
+    rule_overrides: &str,
     name: &str,
     army: &file::ArmyFile,
-    default_engine: &EngineSettings,
+    base_engine: (&EngineSettings, &EngineFile),
 ) -> Result<Army, ExperimentError> {
     let key = format!("armies.{name}");
     let mut replace = Vec::new();
@@ -598,8 +538,15 @@ fn army_from_file(
         )?);
     }
     let engine = match &army.engine {
-        Some(e) => engine_settings(cx, &format!("{key}.engine"), e, Some(default_engine))?,
-        None => default_engine.clone(),
+        Some(e) => engine::engine_settings(
+            cx,
+            &format!("{key}.engine"),
+            e,
+            Some(base_engine),
+            variant,
+            rule_overrides,
+        )?,
+        None => base_engine.0.clone(),
     };
     Ok(Army {
         name: name.to_owned(),

@@ -9,13 +9,13 @@
 //! | `game_id` | u64 | `matchup << 40 \| pair << 1 \| (B has White)`: see [`GameId`](super::GameId) |
 //! | `white`, `black` | str | army names (the subjects compared) |
 //! | `white_army`, `black_army` | str | army setups (`N->I, -f2, +[P]`, or `base`) |
-//! | `white_engine`, `black_engine` | str | engine settings (`nodes=10000 eval=default`) |
+//! | `white_engine`, `black_engine` | str | engine settings (`nodes=10000 eval=default`; `uci=../fsf movetime=30 VariantPath=variants.ini` for an external engine; `movetime=` marks a time limit: such games are not reproducible) |
 //! | `variant` | str | the variant as played (with the experiment's rule overrides) |
 //! | `seed` | u64 | the game's seed |
 //! | `start_fen`, `opening` | str | start position and the random opening moves |
 //! | `result` | str | `1-0`, `0-1`, `1/2-1/2` |
 //! | `white_score` | f64 | 1, 0.5, 0 |
-//! | `termination` | str | checkmate, stalemate, n-move, repetition, dead-position, adjudication-max-plies, adjudication-resign, adjudication-draw |
+//! | `termination` | str | checkmate, stalemate, n-move, repetition, dead-position, adjudication-max-plies, adjudication-resign, adjudication-draw; and for a game an external engine's fault lost: engine-illegal-move, engine-no-bestmove, engine-crash, engine-timeout |
 //! | `plies`, `duration_ms` | u32, u64 | length and wall time |
 //! | `white_nodes`, `black_nodes` | u64 | nodes searched |
 //! | `{white,black}_{pocket_ins,mutations,promotions,drops}` | u32 | pocket use |
@@ -31,8 +31,8 @@
 //! | `move` | str | project notation (`e2e4`, `N@e4`, `^e8=C`) |
 //! | `piece` | str | letter of the piece moved, dropped or pocketed |
 //! | `capture` | str? | letter of the piece captured |
-//! | `score_cp` | i32? | the mover's search score (null for opening moves) |
-//! | `depth`, `nodes` | u32, u64 | search depth and nodes (0 for opening moves) |
+//! | `score_cp` | i32? | the mover's search score (null for opening moves, and for an external engine's move without a score in its `info` lines) |
+//! | `depth`, `nodes` | u32, u64 | search depth and nodes (0 for opening moves; an external engine's from its last `info` line, 0 when absent) |
 //! | `fen` | str? | the position before the move, every `fen_every` plies |
 //!
 //! Potential Chess variants (`[potential]` army) log `start_fen` and `fen` as
@@ -106,10 +106,20 @@ pub enum Termination {
     AdjudicationMaxPlies,
     AdjudicationResign,
     AdjudicationDraw,
+    /// An external engine's `bestmove` named no legal move (its side lost).
+    EngineIllegalMove,
+    /// An external engine searched but sent no `bestmove` in time.
+    EngineNoBestmove,
+    /// An external engine's process exited or could not be started.
+    EngineCrash,
+    /// An external engine did not answer in time.
+    EngineTimeout,
 }
 
 impl Termination {
-    pub const ALL: [Termination; 8] = [
+    // Values were added (the engine faults) without a schema bump: older
+    // logs read as before, and an older build names a value it does not know.
+    pub const ALL: [Termination; 12] = [
         Termination::Checkmate,
         Termination::Stalemate,
         Termination::NMove,
@@ -118,6 +128,10 @@ impl Termination {
         Termination::AdjudicationMaxPlies,
         Termination::AdjudicationResign,
         Termination::AdjudicationDraw,
+        Termination::EngineIllegalMove,
+        Termination::EngineNoBestmove,
+        Termination::EngineCrash,
+        Termination::EngineTimeout,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -130,16 +144,31 @@ impl Termination {
             Termination::AdjudicationMaxPlies => "adjudication-max-plies",
             Termination::AdjudicationResign => "adjudication-resign",
             Termination::AdjudicationDraw => "adjudication-draw",
+            Termination::EngineIllegalMove => "engine-illegal-move",
+            Termination::EngineNoBestmove => "engine-no-bestmove",
+            Termination::EngineCrash => "engine-crash",
+            Termination::EngineTimeout => "engine-timeout",
         }
     }
 
-    /// Whether the rules ended the game (not adjudication).
+    /// Whether the rules ended the game (not adjudication or a fault).
     pub fn by_rule(self) -> bool {
         !matches!(
             self,
             Termination::AdjudicationMaxPlies
                 | Termination::AdjudicationResign
                 | Termination::AdjudicationDraw
+        ) && !self.is_engine_fault()
+    }
+
+    /// Whether an external engine's fault lost the game for its side.
+    pub fn is_engine_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::EngineIllegalMove
+                | Termination::EngineNoBestmove
+                | Termination::EngineCrash
+                | Termination::EngineTimeout
         )
     }
 }

@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use serde::{Serialize, Serializer};
 
 use super::super::model::{
-    CalibrationSource, MatchupStats, PairVerdict, Report, ScoreModel, VerdictKind,
+    CalibrationSource, Compared, EngineVerdictKind, MatchupStats, PairVerdict, Report, ScoreModel,
+    VerdictKind,
 };
 use super::error::RenderError;
 use super::files::{remove_stale, write_atomic};
 
-/// Writes every table and returns their paths. The six balance tables are
+/// Writes every table and returns their paths. The seven balance tables are
 /// always written (header only when empty); the training tables only for
 /// a training run and the colour tables only for a variant with a colour
 /// map; an old copy is removed otherwise.
@@ -21,10 +22,11 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
     let training = report.training.is_some();
     let colours = report.colour_values.is_some();
     type Table = Option<Result<Vec<u8>, csv::Error>>;
-    let tables: [(&str, Table); 10] = [
+    let tables: [(&str, Table); 11] = [
         ("matchups", Some(table(&matchups(report)))),
         ("ratings", Some(table(&ratings(report)))),
         ("verdicts", Some(table(&verdicts(report)))),
+        ("engines", Some(table(&engines(report)))),
         ("terminations", Some(table(&terminations(report)))),
         ("lengths", Some(table(&lengths(report)))),
         ("pocket_use", Some(table(&report.pocket_use))),
@@ -133,6 +135,9 @@ struct MatchupRow<'a> {
     sprt_decision: Option<&'a str>,
     stopped_early: bool,
     calibration: Option<CalibrationSource>,
+    /// What the armies differ in (`pieces`, `engines`, …); last, so the
+    /// columns before keep their places.
+    compared: Option<Compared>,
 }
 
 fn matchups(report: &Report) -> Vec<MatchupRow<'_>> {
@@ -174,6 +179,56 @@ fn matchups(report: &Report) -> Vec<MatchupRow<'_>> {
             sprt_decision: m.sprt.as_ref().map(|s| s.decision.as_str()),
             stopped_early: m.stopped_early,
             calibration: Some(report.calibration.source),
+            compared: Some(m.compared),
+        })
+        .collect()
+}
+
+#[derive(Serialize, Default)]
+struct EngineRow<'a> {
+    matchup: &'a str,
+    a: &'a str,
+    b: &'a str,
+    a_engine: &'a str,
+    b_engine: &'a str,
+    verdict: Option<EngineVerdictKind>,
+    elo: Num,
+    elo_lo: Num,
+    elo_hi: Num,
+    los: Num,
+    games: u64,
+    pairs: u64,
+    sprt_elo0: Option<Num>,
+    sprt_elo1: Option<Num>,
+    sprt_llr: Option<Num>,
+    sprt_decision: Option<&'a str>,
+    stopped_early: bool,
+    text: &'a str,
+}
+
+fn engines(report: &Report) -> Vec<EngineRow<'_>> {
+    report
+        .engines
+        .iter()
+        .map(|v| EngineRow {
+            matchup: &v.matchup,
+            a: &v.a,
+            b: &v.b,
+            a_engine: &v.a_engine,
+            b_engine: &v.b_engine,
+            verdict: Some(v.kind),
+            elo: Num(v.elo),
+            elo_lo: Num(v.elo_interval.0),
+            elo_hi: Num(v.elo_interval.1),
+            los: Num(v.los),
+            games: v.games,
+            pairs: v.pairs,
+            sprt_elo0: v.sprt_elo.map(|e| Num(e.0)),
+            sprt_elo1: v.sprt_elo.map(|e| Num(e.1)),
+            sprt_llr: v.sprt.as_ref().map(|s| Num(s.llr)),
+            sprt_decision: v.sprt.as_ref().map(|s| s.decision.as_str()),
+            stopped_early: v.stopped_early,
+            text: &v.text,
         })
         .collect()
 }

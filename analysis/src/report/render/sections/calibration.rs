@@ -10,6 +10,13 @@ use super::CALIBRATION;
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     let c = &report.calibration;
     doc.heading(2, CALIBRATION);
+    if report.groups.is_empty() && !report.engines.is_empty() {
+        doc.paragraph(
+            "Not needed: the matchups compare engines, whose difference is playing strength in Elo; no piece is \
+             valued in pawns.",
+        );
+        return;
+    }
     let note = c.note.trim();
     if !c.elo_per_pawn.is_finite() || c.elo_per_pawn <= 0.0 {
         let mut text = "No conversion from Elo to pawns is available for these games, so pawn figures read n/a and \

@@ -8,11 +8,22 @@ use super::{WHAT_WAS_ASKED, total_games};
 
 pub(super) fn title(report: &Report) -> String {
     let name = report.experiment.name.trim();
-    if name.is_empty() {
-        "Balance report".to_owned()
+    // A report of engine comparisons only is about strength, not balance.
+    let kind = if engines_only(report) {
+        "Engine comparison"
     } else {
-        format!("Balance report: {name}")
+        "Balance report"
+    };
+    if name.is_empty() {
+        kind.to_owned()
+    } else {
+        format!("{kind}: {name}")
     }
+}
+
+/// Whether every rated matchup compares engines (nothing is said of pieces).
+fn engines_only(report: &Report) -> bool {
+    !report.engines.is_empty() && report.groups.is_empty()
 }
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -30,7 +41,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     let description = exp.description.trim();
     if description.is_empty() {
         let classes = report.groups.iter().any(|g| g.class.is_some()) || report.groups.is_empty();
-        if classes {
+        if engines_only(report) {
+            text.push_str(&format!(
+                "Which engine plays {variant} stronger, and by how much? "
+            ));
+        } else if classes {
             text.push_str(&format!(
                 "Are the pieces that {variant} puts in one value class really worth the same? "
             ));
@@ -57,14 +72,26 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         text.push(' ');
     }
     text.push_str(&format!(
-        "To find out, engines played {} against each other in {} matchups. Two pieces count as equivalent when, \
-         with 95% confidence, their strengths differ by less than ±{} pawns per piece exchanged (±{} Elo); as \
-         different when one is stronger beyond chance; otherwise the answer is \"not enough games yet\".",
+        "To find out, engines played {} against each other in {} matchups.",
         games(total_games(report)),
         count(report.matchups.len() as u64),
-        fixed(report.margin_pawns, 2),
-        fixed(report.margin_elo, 0),
     ));
+    if !report.groups.is_empty() || report.engines.is_empty() {
+        text.push_str(&format!(
+            " Two pieces count as equivalent when, with 95% confidence, their strengths differ by less than ±{} \
+             pawns per piece exchanged (±{} Elo); as different when one is stronger beyond chance; otherwise the \
+             answer is \"not enough games yet\".",
+            fixed(report.margin_pawns, 2),
+            fixed(report.margin_elo, 0),
+        ));
+    }
+    if !report.engines.is_empty() {
+        text.push_str(
+            " Where the armies of a matchup differ only in their engine, the matchup measures playing strength: \
+             the Elo difference with its 95% interval (over colour-swapped pairs), one engine counting as \
+             stronger when the interval excludes 0, and the SPRT's decision where one ran.",
+        );
+    }
     doc.paragraph(text);
     doc.push(Block::Aside(
         "How to read this report: the verdicts come first, in plain words; the evidence behind them follows \

@@ -1,7 +1,7 @@
 //! Every matchup as played, from army A's point of view: the raw evidence
 //! behind the ratings and verdicts.
 
-use super::super::super::model::{MatchupStats, Report, ScoreModel};
+use super::super::super::model::{Compared, MatchupStats, Report, ScoreModel};
 use super::super::doc::{Align, Doc, Table};
 use super::super::format::{count, estimate, percent, percent_estimate, signed};
 use super::MATCHUPS;
@@ -76,7 +76,12 @@ fn row(m: &MatchupStats) -> Vec<String> {
         ),
         percent_estimate(m.score, m.score_interval),
         estimate(m.elo, m.elo_interval, 0),
-        estimate(m.pawns, m.pawns_interval, 2),
+        // Strength between engines is not a number of pawns.
+        if m.compared == Compared::Engines {
+            "n/a (engines)".to_owned()
+        } else {
+            estimate(m.pawns, m.pawns_interval, 2)
+        },
         match m.pieces {
             Some(n) => format!(
                 "{} ({n})",

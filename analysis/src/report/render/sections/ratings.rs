@@ -16,7 +16,11 @@ use super::RATINGS;
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.heading(2, RATINGS);
     if report.groups.is_empty() {
-        doc.paragraph("No pieces were rated: the log holds no games between members of a group.");
+        doc.paragraph(if report.engines.is_empty() {
+            "No pieces were rated: the log holds no games between members of a group."
+        } else {
+            "No pieces were rated: the matchups compare engines (see the verdicts above), not pieces."
+        });
         return;
     }
     doc.aside(

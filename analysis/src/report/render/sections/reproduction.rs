@@ -1,6 +1,8 @@
 //! Everything needed to get the same numbers again: settings, seed, code
 //! version, the experiment file as run and the exact commands.
 
+use pocketlab_selfplay::experiment::EngineSettings;
+
 use super::super::super::model::Report;
 use super::super::doc::{Align, Block, Doc, Table};
 use super::REPRODUCTION;
@@ -65,8 +67,17 @@ fn commands(report: &Report) -> String {
             e.code_version.trim()
         ));
     }
+    let same = if e
+        .engines
+        .iter()
+        .any(|d| EngineSettings::describes_time_limit(d))
+    {
+        "time-limited games are not reproducible: other games, a similar result"
+    } else {
+        "same seed and code give the same games"
+    };
     out.push_str(&format!(
-        "# play the experiment again (same seed and code give the same games);\n\
+        "# play the experiment again ({same});\n\
          # {file} is the experiment file shown above\n\
          pocketlab run {}\n",
         shell_quote(&file)

@@ -1,10 +1,11 @@
 //! The verdicts in plain words: the headlines, then each group's summary
-//! and one coloured row per pair of pieces.
+//! and one coloured row per pair of pieces, and one row per engine
+//! comparison.
 
-use super::super::super::model::Report;
+use super::super::super::model::{EngineVerdictKind, Report};
 use super::super::derived::player_label;
-use super::super::doc::{Align, Block, Doc, Table};
-use super::super::format::{count, estimate, fixed};
+use super::super::doc::{Align, Block, Doc, Table, Tone};
+use super::super::format::{count, estimate, fixed, percent, signed};
 use super::{VERDICTS, verdict_tone};
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -22,6 +23,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     } else {
         doc.push(Block::Callout(headlines));
     }
+    engines(doc, report);
     if report.groups.is_empty() {
         return;
     }
@@ -79,4 +81,59 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         }
         doc.table(table);
     }
+}
+
+/// Matchups whose armies differ only in their engine: strength, not pieces.
+fn engines(doc: &mut Doc, report: &Report) {
+    if report.engines.is_empty() {
+        return;
+    }
+    doc.heading(3, "Engines");
+    doc.aside(
+        "These matchups play the same army on both sides with different engines, so each measures playing \
+         strength: A minus B in Elo with its 95% interval over colour-swapped pairs. Stronger (green) or weaker \
+         (red): the interval excludes 0; undecided (amber): it does not yet. LOS: the likelihood that A is the \
+         stronger. SPRT: the sequential test's decision between its two hypotheses, when one ran.",
+    );
+    let mut table = Table::new(&[
+        ("Engines (A vs B)", Align::Left),
+        ("Verdict", Align::Left),
+        ("In plain words", Align::Left),
+        ("Elo A − B (95% CI)", Align::Right),
+        ("LOS", Align::Right),
+        ("SPRT", Align::Left),
+        ("Games (pairs)", Align::Right),
+    ]);
+    table.badge_column = Some(1);
+    for v in &report.engines {
+        let (tone, word) = match v.kind {
+            EngineVerdictKind::Stronger => (Tone::Good, "A stronger"),
+            EngineVerdictKind::Weaker => (Tone::Bad, "B stronger"),
+            EngineVerdictKind::Undecided => (Tone::Unsure, "undecided"),
+        };
+        let sprt = v.sprt.as_ref().map_or("none".to_owned(), |s| {
+            let hypotheses = v.sprt_elo.map_or(String::new(), |(e0, e1)| {
+                format!(" [{}, {}]", signed(e0, 0), signed(e1, 0))
+            });
+            let decision = match s.decision.as_str() {
+                "H0" => "H0 accepted",
+                "H1" => "H1 accepted",
+                _ => "undecided",
+            };
+            format!("{decision}{hypotheses} (LLR {})", signed(s.llr, 2))
+        });
+        table.push_toned(
+            vec![
+                format!("{} ({}) vs {} ({})", v.a, v.a_engine, v.b, v.b_engine),
+                word.to_owned(),
+                v.text.clone(),
+                estimate(v.elo, v.elo_interval, 0),
+                percent(v.los, 1),
+                sprt,
+                format!("{} ({})", count(v.games), count(v.pairs)),
+            ],
+            tone,
+        );
+    }
+    doc.table(table);
 }
