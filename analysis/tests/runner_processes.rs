@@ -391,6 +391,24 @@ fn report_pgn_and_check_name_broken_files_and_never_hang() {
             "{args:?}"
         );
     }
+    // A FIFO given as an input file (experiment, training file) is refused
+    // at once rather than opened (which would block until a writer comes).
+    let fifo_input = work.path().join("input.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo_input)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let input_s = fifo_input.to_str().unwrap();
+    for args in [vec!["run", input_s], vec!["train", input_s]] {
+        let (ok, out, err) = cli(&args);
+        assert!(
+            !ok && format!("{err}{out}").contains("not a regular file"),
+            "{args:?}: {err}{out}"
+        );
+    }
 }
 
 #[test]

@@ -227,6 +227,47 @@ impl PieceMoves {
         out
     }
 
+    /// [`targets`](Self::targets) and [`capture_reach`](Self::capture_reach)
+    /// at once, each line looked up or walked once (the evaluation needs both
+    /// for every piece).
+    #[inline]
+    pub fn targets_and_capture_reach(
+        &self,
+        from: Square,
+        occupied: Bitboard,
+        enemies: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let i = from.index();
+        let empty = !occupied;
+        let mut reach = self.leap_capture[i];
+        let mut targets = (self.leap_quiet[i] & empty) | (reach & enemies);
+        if self.has_orth {
+            let a = rook_attacks(from, occupied);
+            let capture = a & self.orth_capture[i];
+            reach |= capture;
+            targets |= (a & self.orth_quiet[i] & empty) | (capture & enemies);
+        }
+        if self.has_diag {
+            let a = bishop_attacks(from, occupied);
+            let capture = a & self.diag_capture[i];
+            reach |= capture;
+            targets |= (a & self.diag_quiet[i] & empty) | (capture & enemies);
+        }
+        for w in &self.walked {
+            if w.from.contains(from) {
+                let line = w.reach(from, occupied);
+                if w.quiet {
+                    targets |= line & empty;
+                }
+                if w.capture {
+                    reach |= line;
+                    targets |= line & enemies;
+                }
+            }
+        }
+        (targets, reach)
+    }
+
     /// Squares this piece on `from` could capture on, occupied or not.
     #[inline]
     pub fn capture_reach(&self, from: Square, occupied: Bitboard) -> Bitboard {

@@ -217,7 +217,7 @@ fn bench_report(games: u64, dir: Option<&std::path::Path>) -> anyhow::Result<()>
         chunk_games: 50_000,
     };
     let log = root.join("log");
-    if !log.join("manifest.toml").exists() {
+    if !log.join(pocketlab_selfplay::log::MANIFEST_FILE).exists() {
         let started = Instant::now();
         let n = write_synthetic_log(&exp, &model, &log)?;
         println!(

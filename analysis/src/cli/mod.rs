@@ -7,6 +7,7 @@ mod pgn;
 mod report;
 pub mod run;
 mod train;
+mod tune;
 mod uci;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Learn piece values from self-play and report them.
     Train(train::TrainArgs),
+    /// Fit every evaluation weight to logged games (Texel tuning).
+    Tune(tune::TuneArgs),
     /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
     Uci,
 }
@@ -51,6 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Report(args)) => report::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::builtin::names() {
                 let v = pocketlab_core::builtin::load(name)?;

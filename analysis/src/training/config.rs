@@ -82,7 +82,7 @@ fn default_tolerance() -> f64 {
 
 impl TrainingFile {
     pub fn load(path: &Path) -> anyhow::Result<(TrainingFile, PathBuf)> {
-        let text = std::fs::read_to_string(path)
+        let text = pocketlab_selfplay::files::read_text(path)
             .map_err(|e| anyhow::anyhow!("training file '{}': {e}", path.display()))?;
         let file: TrainingFile = toml::from_str(&text).map_err(|e| {
             anyhow::anyhow!(

@@ -6,6 +6,7 @@ pub mod config;
 pub mod generations;
 pub mod samples;
 pub mod summary;
+pub mod texel;
 
 pub use config::TrainingFile;
 pub use generations::{GenerationFit, TrainingOutcome, train};

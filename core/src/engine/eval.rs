@@ -185,30 +185,29 @@ impl Evaluator {
                 let table = &self.psq[color][kind.index()];
                 let m = v.moves(color, kind);
                 let is_royal = kind == self.royal;
-                let track_mobility = !is_royal && !v.is_pawn(kind);
+                let track_mobility = !v.is_pawn(kind);
                 let attacker_units =
                     i64::from(p.king_danger.attacker) * i64::from((value / 100).clamp(1, 10));
                 for sq in bb {
                     let (a, b) = table[sq.index()];
                     mg[color] += i64::from(a);
                     eg[color] += i64::from(b);
-                    let reach = m.capture_reach(sq, occ);
-                    attacks[color] |= reach;
-                    if !is_royal {
-                        pieces[color].push(sq, value, reach);
+                    if is_royal {
+                        attacks[color] |= m.capture_reach(sq, occ);
+                        continue;
                     }
-                    if !is_royal {
-                        let targets = m.targets(sq, occ, theirs);
-                        move_reach[color][kind.index()] |= targets & !occ;
-                        if track_mobility {
-                            let extra = i64::from(targets.count())
-                                - i64::from(self.mobility_baseline[kind.index()]);
-                            mg[color] += extra * i64::from(p.mobility.mg) / 16;
-                            eg[color] += extra * i64::from(p.mobility.eg) / 16;
-                        }
+                    let (targets, reach) = m.targets_and_capture_reach(sq, occ, theirs);
+                    attacks[color] |= reach;
+                    pieces[color].push(sq, value, reach);
+                    move_reach[color][kind.index()] |= targets & !occ;
+                    if track_mobility {
+                        let extra = i64::from(targets.count())
+                            - i64::from(self.mobility_baseline[kind.index()]);
+                        mg[color] += extra * i64::from(p.mobility.mg) / 16;
+                        eg[color] += extra * i64::from(p.mobility.eg) / 16;
                     }
                     let on_zone = (reach & zones[them]).count();
-                    if on_zone > 0 && !is_royal {
+                    if on_zone > 0 {
                         danger[them] += attacker_units
                             + i64::from(on_zone) * i64::from(p.king_danger.zone_attack);
                     }

@@ -7,55 +7,79 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Square};
 
+/// Where an exchange starts: the square, what the first move takes, what
+/// then stands there, the occupancy after the move and who answers.
+struct Exchange {
+    to: Square,
+    first_victim: i32,
+    on_square: i32,
+    occupied: Bitboard,
+    answering: Color,
+}
+
+impl Exchange {
+    /// `None` for castling and pocket-ins, which start no exchange.
+    fn of(pos: &Position<'_>, eval: &Evaluator, mv: Move) -> Option<Exchange> {
+        let (from, to, first_victim) = match mv {
+            Move::Normal { from, to } | Move::Promotion { from, to, .. } => (
+                Some(from),
+                to,
+                pos.piece_at(to).map_or(0, |p| eval.value(p.kind)),
+            ),
+            Move::EnPassant { from, to } => {
+                let victim = to
+                    .offset(0, -pos.side_to_move().forward())
+                    .and_then(|s| pos.piece_at(s));
+                (Some(from), to, victim.map_or(0, |p| eval.value(p.kind)))
+            }
+            Move::Drop { to, .. } => (None, to, 0),
+            Move::Castle { .. } | Move::PocketIn { .. } => return None,
+        };
+        let on_square = match mv {
+            Move::Promotion { into, .. } => eval.value(into),
+            Move::Drop { kind, .. } => eval.value(kind),
+            _ => eval.value(
+                pos.piece_at(from.expect("a board move starts on a square"))
+                    .expect("a board move starts on a piece")
+                    .kind,
+            ),
+        };
+        Some(Exchange {
+            to,
+            first_victim,
+            on_square,
+            occupied: from.map_or(pos.occupied(), |f| pos.occupied().without(f)),
+            answering: !pos.side_to_move(),
+        })
+    }
+}
+
 /// The material balance of the exchange `mv` starts on its target square,
 /// in centipawns. A quiet move or a drop starts it with nothing taken: its
 /// balance is what the moved piece risks on its new square (0 or less).
 /// Castling and pocket-ins start no exchange (0).
 pub fn see(pos: &Position<'_>, eval: &Evaluator, mv: Move) -> i32 {
-    let (from, to, first_victim) = match mv {
-        Move::Normal { from, to } | Move::Promotion { from, to, .. } => (
-            Some(from),
-            to,
-            pos.piece_at(to).map_or(0, |p| eval.value(p.kind)),
-        ),
-        Move::EnPassant { from, to } => {
-            let victim = to
-                .offset(0, -pos.side_to_move().forward())
-                .and_then(|s| pos.piece_at(s));
-            (Some(from), to, victim.map_or(0, |p| eval.value(p.kind)))
-        }
-        Move::Drop { to, .. } => (None, to, 0),
-        Move::Castle { .. } | Move::PocketIn { .. } => return 0,
-    };
-    let mover_kind = match (mv, from) {
-        (Move::Drop { kind, .. }, _) => kind,
-        (_, Some(from)) => {
-            pos.piece_at(from)
-                .expect("a board move starts on a piece")
-                .kind
-        }
-        (_, None) => unreachable!("only drops start nowhere"),
-    };
-    let mover = crate::Piece {
-        color: pos.side_to_move(),
-        kind: mover_kind,
-    };
-    let mut on_square = match mv {
-        Move::Promotion { into, .. } => eval.value(into),
-        _ => eval.value(mover.kind),
+    let Some(Exchange {
+        to,
+        first_victim,
+        mut on_square,
+        mut occupied,
+        answering,
+    }) = Exchange::of(pos, eval, mv)
+    else {
+        return 0;
     };
     let mut gains = [0i32; 40];
     gains[0] = first_victim;
-    let mut occ = from.map_or(pos.occupied(), |f| pos.occupied().without(f));
-    let mut side = !mover.color;
+    let mut side = answering;
     let mut n = 1;
     while n < gains.len() {
-        let Some((sq, value)) = least_valuable_attacker(pos, eval, to, side, occ) else {
+        let Some((sq, value)) = least_valuable_attacker(pos, eval, to, side, occupied) else {
             break;
         };
         gains[n] = on_square - gains[n - 1];
         on_square = value;
-        occ = occ.without(sq);
+        occupied = occupied.without(sq);
         side = !side;
         n += 1;
     }
@@ -66,9 +90,45 @@ pub fn see(pos: &Position<'_>, eval: &Evaluator, mv: Move) -> i32 {
     gains[0]
 }
 
-/// Whether [`see`] of `mv` is at least `threshold`.
+/// Whether [`see`] of `mv` is at least `threshold`, stopping as soon as
+/// the answer is known (most calls in the search need one or two
+/// attacker lookups, not the whole exchange).
 pub fn see_at_least(pos: &Position<'_>, eval: &Evaluator, mv: Move, threshold: i32) -> bool {
-    see(pos, eval, mv) >= threshold
+    let Some(Exchange {
+        to,
+        first_victim,
+        on_square,
+        mut occupied,
+        answering,
+    }) = Exchange::of(pos, eval, mv)
+    else {
+        return 0 >= threshold;
+    };
+    // What the mover is ahead of the threshold if the exchange stops now...
+    let mut swap = first_victim - threshold;
+    if swap < 0 {
+        return false;
+    }
+    // ...and if the mover is taken and it stops then.
+    swap = on_square - swap;
+    if swap <= 0 {
+        return true;
+    }
+    // `mover_wins`: the outcome if the exchange ends with the latest capture.
+    let mut mover_wins = true;
+    let mut side = answering;
+    while let Some((sq, value)) = least_valuable_attacker(pos, eval, to, side, occupied) {
+        occupied = occupied.without(sq);
+        mover_wins = !mover_wins;
+        // Settled when the side that just captured stays ahead even after
+        // losing the capturing piece (`value`).
+        swap = value - swap;
+        if swap < i32::from(mover_wins) {
+            break;
+        }
+        side = !side;
+    }
+    mover_wins
 }
 
 fn least_valuable_attacker(
@@ -131,6 +191,41 @@ mod tests {
         // A quiet move onto a square a pawn guards risks the piece.
         assert_eq!(value("k7/8/3p4/8/8/8/8/4RK2 w - - 0 1", "e1e5"), -500);
         assert_eq!(value("k7/8/8/8/8/8/8/4RK2 w - - 0 1", "e1e5"), 0);
+    }
+
+    #[test]
+    fn the_threshold_test_agrees_with_the_full_exchange() {
+        for (variant, fens) in [
+            (
+                "chess",
+                &[
+                    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    "4k3/4r3/8/4p3/3P4/8/4R3/4RK2 w - - 0 1",
+                    "2r3k1/1q3ppp/8/2b5/3Q4/2N5/5PPP/2R3K1 b - - 0 1",
+                ][..],
+            ),
+            (
+                "pocket-mutation",
+                &["r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R[Nn] w - - 4 4"][..],
+            ),
+        ] {
+            let v = builtin::load(variant).unwrap();
+            let e = Evaluator::new(&v, &EvalParams::default());
+            for fen in fens {
+                let pos = Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+                for mv in pos.legal_moves() {
+                    let full = see(&pos, &e, mv);
+                    for threshold in [-1000, -500, -320, -100, -1, 0, 1, 100, 200, 330, 900] {
+                        assert_eq!(
+                            see_at_least(&pos, &e, mv, threshold),
+                            full >= threshold,
+                            "{fen} {mv:?} threshold {threshold}: see {full}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -484,7 +484,8 @@ fn load_params(path: &str) -> Result<EvalParams, String> {
     if is_empty_value(path) {
         return Ok(EvalParams::default());
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let text = pocketlab_selfplay::files::read_text(std::path::Path::new(path))
+        .map_err(|e| format!("cannot read '{path}': {e}"))?;
     EvalParams::from_toml(path, &text).map_err(|e| e.to_string())
 }
 

@@ -1,0 +1,297 @@
+//! Texel tuning: every evaluation weight fitted to the results of the lab's
+//! own games.
+//!
+//! The data are the quiet positions of self-play logs (not in check, no
+//! capture or promotion that wins material by exchange), each labelled with
+//! its game's result for White. The model predicts that result as
+//! `1 / (1 + 10^(-k * eval / 400))`, with `eval` the static evaluation from
+//! White's side; `k` is fitted first to the starting parameters and then
+//! held, and the weights of [`EvalParams::weights_mut`] are walked by a
+//! local search (each weight up or down by a step while the mean squared
+//! error falls, the step halving when no weight moves) until no step of
+//! one improves it. Positions of one game pair in ten (chosen by pair, so
+//! both games of an opening stay on one side) are held out: their error
+//! before and after says whether the fit generalises.
+//!
+//! Piece values are not tuned here: they are what the balance study
+//! measures, and `pocketlab train` fits them from the same kind of data.
+
+use std::path::PathBuf;
+
+use anyhow::{Context as _, bail};
+use pocketlab_core::engine::{EvalParams, Evaluator};
+use pocketlab_core::{Color, MoveList, Position, Variant};
+use pocketlab_selfplay::log::{GameId, open_log, read_games, read_moves};
+use rayon::prelude::*;
+
+use crate::quiet::is_quiet;
+
+/// One position with its game's result.
+#[derive(Clone, Debug)]
+struct Labelled<'v> {
+    pos: Position<'v>,
+    /// White's score in the game: 1, 0.5 or 0.
+    result: f64,
+}
+
+/// The labelled quiet positions of some logs, split into a training set and
+/// a held-out set.
+#[derive(Debug)]
+pub struct TexelData<'v> {
+    train: Vec<Labelled<'v>>,
+    held_out: Vec<Labelled<'v>>,
+}
+
+impl<'v> TexelData<'v> {
+    /// Quiet positions of `logs`, which must all be logs of `variant`.
+    pub fn from_logs(
+        logs: &[PathBuf],
+        variant: &'v Variant,
+        params: &EvalParams,
+    ) -> anyhow::Result<TexelData<'v>> {
+        let eval = Evaluator::new(variant, params);
+        let mut data = TexelData {
+            train: Vec::new(),
+            held_out: Vec::new(),
+        };
+        let mut buffer = MoveList::new();
+        for log in logs {
+            let logged = open_log(log)?;
+            let exp = logged.experiment()?;
+            if exp.variant.name != variant.name {
+                bail!(
+                    "{}: a log of variant '{}', not '{}': tune one variant at a time",
+                    log.display(),
+                    exp.variant.name,
+                    variant.name
+                );
+            }
+            let results: std::collections::HashMap<u64, f64> = read_games(log)?
+                .into_iter()
+                .map(|g| (g.game_id, g.white_score))
+                .collect();
+            for m in read_moves(log)? {
+                let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id))
+                else {
+                    continue;
+                };
+                let pos = Position::from_fen(variant, fen).with_context(|| {
+                    format!("{}: game {}, ply {}", log.display(), m.game_id, m.ply)
+                })?;
+                if !is_quiet(&pos, &eval, &mut buffer) {
+                    continue;
+                }
+                let labelled = Labelled { pos, result };
+                if GameId::decode(m.game_id).pair % 10 == 0 {
+                    data.held_out.push(labelled);
+                } else {
+                    data.train.push(labelled);
+                }
+            }
+        }
+        if data.train.is_empty() {
+            bail!(
+                "no quiet logged positions in {} log(s): log positions with `[log] fen_every` \
+                 (every 2 plies is a good choice for tuning)",
+                logs.len()
+            );
+        }
+        Ok(data)
+    }
+
+    /// Positions for fitting and positions held out.
+    pub fn sizes(&self) -> (usize, usize) {
+        (self.train.len(), self.held_out.len())
+    }
+}
+
+/// Mean squared error of the predicted results of `set` under `eval`.
+fn mean_error(set: &[Labelled<'_>], eval: &Evaluator, k: f64) -> f64 {
+    if set.is_empty() {
+        return f64::NAN;
+    }
+    // Collected in order and summed in one thread: the same sum, bit for
+    // bit, for any number of threads.
+    let errors: Vec<f64> = set
+        .par_iter()
+        .map(|l| {
+            let stm = f64::from(eval.evaluate(&l.pos));
+            let white = if l.pos.side_to_move() == Color::White {
+                stm
+            } else {
+                -stm
+            };
+            let predicted = 1.0 / (1.0 + 10f64.powf(-k * white / 400.0));
+            (l.result - predicted).powi(2)
+        })
+        .collect();
+    errors.iter().sum::<f64>() / set.len() as f64
+}
+
+/// The scale `k` that fits the results best under `params` (golden-section
+/// search; the error is unimodal in `k`).
+fn fit_scale(set: &[Labelled<'_>], variant: &Variant, params: &EvalParams) -> f64 {
+    let eval = Evaluator::new(variant, params);
+    let (mut lo, mut hi) = (0.05f64, 4.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if mean_error(set, &eval, a) < mean_error(set, &eval, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Settings of a tuning run.
+#[derive(Clone, Debug)]
+pub struct TexelOptions {
+    /// The first step each weight is moved by (halved down to 1).
+    pub first_step: i32,
+    /// The most passes over all weights.
+    pub max_passes: usize,
+}
+
+impl Default for TexelOptions {
+    fn default() -> TexelOptions {
+        TexelOptions {
+            first_step: 16,
+            max_passes: 40,
+        }
+    }
+}
+
+/// What a tuning run found.
+#[derive(Clone, Debug)]
+pub struct TexelOutcome {
+    pub params: EvalParams,
+    pub scale: f64,
+    pub train_error_before: f64,
+    pub train_error_after: f64,
+    pub held_out_error_before: f64,
+    pub held_out_error_after: f64,
+    pub passes: usize,
+    /// Weights that changed: key, before, after.
+    pub changed: Vec<(String, i32, i32)>,
+}
+
+/// Tunes every weight of `start` on `data`; `progress` hears of each pass.
+pub fn tune(
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &TexelOptions,
+    mut progress: impl FnMut(usize, i32, f64),
+) -> TexelOutcome {
+    let k = fit_scale(&data.train, variant, start);
+    let error_of = |params: &EvalParams| {
+        mean_error(&data.train, &Evaluator::new(variant, params), k)
+    };
+    let train_error_before = error_of(start);
+    let mut best = start.clone();
+    let mut best_error = train_error_before;
+    let keys: Vec<String> = start.weights().into_iter().map(|(key, _)| key).collect();
+    let mut step = options.first_step.max(1);
+    let mut passes = 0;
+    while passes < options.max_passes {
+        passes += 1;
+        let mut moved = false;
+        for (i, _) in keys.iter().enumerate() {
+            for delta in [step, -step] {
+                let mut candidate = best.clone();
+                let mut weights = candidate.weights_mut();
+                *weights[i].1 = weights[i].1.saturating_add(delta);
+                drop(weights);
+                if candidate.validate().is_err() {
+                    continue;
+                }
+                let error = error_of(&candidate);
+                if error < best_error {
+                    best = candidate;
+                    best_error = error;
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        progress(passes, step, best_error);
+        if !moved {
+            if step == 1 {
+                break;
+            }
+            step /= 2;
+        }
+    }
+    let held_out = |params: &EvalParams| {
+        mean_error(&data.held_out, &Evaluator::new(variant, params), k)
+    };
+    let changed = start
+        .weights()
+        .into_iter()
+        .zip(best.weights())
+        .filter(|((_, a), (_, b))| a != b)
+        .map(|((key, a), (_, b))| (key, a, b))
+        .collect();
+    TexelOutcome {
+        held_out_error_before: held_out(start),
+        held_out_error_after: held_out(&best),
+        params: best,
+        scale: k,
+        train_error_before,
+        train_error_after: best_error,
+        passes,
+        changed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pocketlab_core::builtin;
+
+    /// Positions labelled by a known evaluation: the tuner must move a
+    /// mis-set weight back toward the truth and lower the error.
+    #[test]
+    fn a_mis_set_weight_is_moved_toward_the_truth() {
+        let v = builtin::load("chess").unwrap();
+        let truth = EvalParams::default();
+        let eval = Evaluator::new(&v, &truth);
+        let fens = [
+            "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1",
+            "4k3/ppp5/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/3p4/8/8/4K3 w - - 0 1",
+            "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/3p4/8/4K3 w - - 0 1",
+            "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/1p6/4K3 w - - 0 1",
+        ];
+        // Results that the true evaluation predicts exactly (k = 1).
+        let set: Vec<Labelled<'_>> = fens
+            .iter()
+            .map(|fen| {
+                let pos = Position::from_fen(&v, fen).unwrap();
+                let e = f64::from(eval.evaluate(&pos));
+                let result = 1.0 / (1.0 + 10f64.powf(-e / 400.0));
+                Labelled { pos, result }
+            })
+            .collect();
+        let data = TexelData {
+            train: set.clone(),
+            held_out: set,
+        };
+        let mut start = truth.clone();
+        start.passed_pawn[6].eg = 0;
+        let outcome = tune(&data, &v, &start, &TexelOptions::default(), |_, _, _| {});
+        assert!(outcome.train_error_after < outcome.train_error_before);
+        let tuned = outcome.params.passed_pawn[6].eg;
+        assert!(
+            (tuned - truth.passed_pawn[6].eg).abs() < truth.passed_pawn[6].eg.abs(),
+            "tuned {tuned}, truth {}",
+            truth.passed_pawn[6].eg
+        );
+    }
+}
