@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
 use super::read::{common_experiment, log_error, read_games};
 use super::{balance, calibration, colours, groups, matchups, wording};
@@ -17,7 +18,8 @@ pub use super::read::{ReportError, experiment_of};
 #[derive(Clone, Debug)]
 pub struct ReportOptions {
     /// The equivalence margin in pawns per piece exchanged (a quarter of a
-    /// pawn by default).
+    /// pawn by default). A study under the sequential design uses its
+    /// design's margin and α: its verdicts were made at them.
     pub margin_pawns: f64,
     /// Significance level of the verdicts.
     pub alpha: f64,
@@ -41,9 +43,38 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
 
     let (unit, calibration) = calibration::calibrate(&exp, &games.matchups, level);
     let matchups = matchups::matchup_stats(&exp, &games.matchups, &unit, level);
-    let test = EquivalenceTest::new(options.margin_pawns, unit, options.alpha)
+    // A sequential study's verdicts were made at its design's margin and α.
+    let (margin_pawns, alpha) = exp
+        .stop
+        .sequential()
+        .map_or((options.margin_pawns, options.alpha), |s| {
+            (s.margin_pawns, s.alpha)
+        });
+    let test = EquivalenceTest::new(margin_pawns, unit, alpha)
         .map_err(|e| log_error(&dirs[0], format!("equivalence test: {e}")))?;
-    let groups = groups::rating_groups(&exp, &matchups, &games.colour_records, &test, level);
+    let adaptive = AdaptiveStudy::of(&exp).map(|study| {
+        let scores: Vec<Vec<Option<u8>>> = (0..exp.matchups.len())
+            .map(|m| {
+                let logged = games.matchups.get(&(m as u64));
+                let end = logged
+                    .and_then(|c| c.pair_scores.keys().next_back())
+                    .map_or(0, |&p| p + 1);
+                (0..end)
+                    .map(|p| logged.and_then(|c| c.pair_scores.get(&p).copied()))
+                    .collect()
+            })
+            .collect();
+        adaptive::account(&exp, &study, &scores)
+    });
+    let groups = groups::rating_groups(
+        &exp,
+        &matchups,
+        &games.colour_records,
+        &test,
+        level,
+        adaptive.as_ref().map(|(verdicts, _)| verdicts),
+    );
+    let adaptive = adaptive.map(|(_, summary)| summary);
     let balance = balance::game_balance(&games, dirs, &exp, level)?;
     let pocket_use = balance::pocket_use(&games, &exp.variant);
     let colour_values = colours::colour_values(dirs, &exp)?;
@@ -62,11 +93,17 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             logs: dirs.iter().map(|d| d.display().to_string()).collect(),
             engines: games.engines,
         },
-        headlines: wording::headlines(&calibration, &groups, &balance, colour_values.as_ref()),
-        notes: wording::notes(&calibration, &matchups, &groups),
-        margin_pawns: options.margin_pawns,
+        headlines: wording::headlines(
+            &calibration,
+            &groups,
+            &balance,
+            colour_values.as_ref(),
+            adaptive.as_ref(),
+        ),
+        notes: wording::notes(&calibration, &matchups, &groups, adaptive.as_ref()),
+        margin_pawns,
         margin_elo: if unit.is_positive() {
-            unit.to_elo(options.margin_pawns)
+            unit.to_elo(margin_pawns)
         } else {
             f64::NAN
         },
@@ -76,6 +113,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         balance,
         pocket_use,
         colour_values,
+        adaptive,
         training: None,
     })
 }
