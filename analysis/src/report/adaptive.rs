@@ -140,14 +140,14 @@ pub(super) struct SequentialVerdict {
     pub how: String,
 }
 
-/// The report's account of the design: per compared matchup (by name) its
-/// verdict, and the study's summary.
+/// The report's account of the design's `history` (its replay over the
+/// logged results): per compared matchup (by name) its verdict, and the
+/// study's summary.
 pub(super) fn account(
     exp: &Experiment,
     study: &AdaptiveStudy,
-    scores: &PairScores,
+    history: &StudyHistory,
 ) -> (BTreeMap<String, SequentialVerdict>, AdaptiveSummary) {
-    let history = study.replay(scores);
     let design = study.design();
     let mut verdicts = BTreeMap::new();
     let mut matchups = Vec::new();
@@ -223,7 +223,7 @@ pub(super) fn account(
         games: history.games,
         fixed_games,
         decided,
-        text: wording::adaptive_summary(decided, matchups.len(), &history, fixed_games),
+        text: wording::adaptive_summary(decided, matchups.len(), history, fixed_games),
         calibration,
         matchups,
     };

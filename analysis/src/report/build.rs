@@ -52,7 +52,11 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         });
     let test = EquivalenceTest::new(margin_pawns, unit, alpha)
         .map_err(|e| log_error(&dirs[0], format!("equivalence test: {e}")))?;
-    let adaptive = AdaptiveStudy::of(&exp).map(|study| {
+    // The design's verdicts stand only for a log the design wrote: pairs it
+    // never scheduled (a synthetic log, logs of another experiment merged
+    // in) make it a fixed-sample report, and a note says why.
+    let mut off_design = None;
+    let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
         let scores: Vec<Vec<Option<u8>>> = (0..exp.matchups.len())
             .map(|m| {
                 let logged = games.matchups.get(&(m as u64));
@@ -64,7 +68,12 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
                     .collect()
             })
             .collect();
-        adaptive::account(&exp, &study, &scores)
+        let history = study.replay(&scores);
+        if let Some(problem) = study.unscheduled(&scores, &history) {
+            off_design = Some(problem);
+            return None;
+        }
+        Some(adaptive::account(&exp, &study, &history))
     });
     let groups = groups::rating_groups(
         &exp,
@@ -100,7 +109,13 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             colour_values.as_ref(),
             adaptive.as_ref(),
         ),
-        notes: wording::notes(&calibration, &matchups, &groups, adaptive.as_ref()),
+        notes: wording::notes(
+            &calibration,
+            &matchups,
+            &groups,
+            adaptive.as_ref(),
+            off_design.as_deref(),
+        ),
         margin_pawns,
         margin_elo: if unit.is_positive() {
             unit.to_elo(margin_pawns)

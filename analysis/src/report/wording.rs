@@ -328,8 +328,16 @@ pub(super) fn notes(
     matchups: &[MatchupStats],
     groups: &[RatingGroup],
     adaptive: Option<&AdaptiveSummary>,
+    off_design: Option<&str>,
 ) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some(problem) = off_design {
+        out.push(format!(
+            "The experiment uses the sequential design, but this log holds pairs the design did not \
+             schedule ({problem}): the verdicts are fixed-sample tests over every logged pair, not the \
+             design's, and its error rates under looks do not apply."
+        ));
+    }
     if let Some(a) = adaptive {
         out.push(format!(
             "Sequential design ({} spending, a look every {} pairs up to {}, α = {} per kind of claim and \
