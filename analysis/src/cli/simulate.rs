@@ -262,8 +262,9 @@ fn print_pmc(scenario: &Scenario, design: &Design, budget: Option<u64>, args: &S
         );
     }
     println!(
-        "counts over {} runs: sequential | fixed (500 pairs each)",
-        r.runs
+        "counts over {} runs: sequential | fixed ({} pairs each)",
+        r.runs,
+        design.max_pairs()
     );
 }
 
