@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pocketlab_analysis::report::model::{
-    Calibration, CalibrationSource, Compared, ExperimentInfo, GameBalance, LearnedPiece,
-    LengthStats, MatchupStats, PairVerdict, PieceUse, PlayerRating, PublishedValue, RatingGroup,
-    Report, ScoreModel, SprtOutcome, TrainingSummary, ValidationMatch, VerdictKind,
+    AdaptiveMatchup, AdaptiveStatus, AdaptiveSummary, Calibration, CalibrationSource, Compared,
+    ExperimentInfo, GameBalance, LearnedPiece, LengthStats, MatchupStats, PairVerdict, PieceUse,
+    PlayerRating, PublishedValue, RatingGroup, Report, ScoreModel, SprtOutcome, TrainingSummary,
+    ValidationMatch, VerdictKind,
 };
 use pocketlab_analysis::report::render::{RenderedReport, write_report};
 
@@ -102,6 +103,7 @@ fn verdict(
         pairs: games / 2,
         kind,
         text: text.into(),
+        sequential: None,
         tost_p: if kind == VerdictKind::Equivalent {
             0.01
         } else {
@@ -321,6 +323,7 @@ fn example_report() -> Report {
         })
         .collect(),
         colour_values: None,
+        adaptive: None,
         notes: vec![
             "Engines searched 10,000 nodes per move; stronger play may value pieces differently.".into(),
             "The super bishop played half as many games as the others.".into(),
@@ -451,6 +454,7 @@ fn empty_report() -> Report {
         },
         pocket_use: Vec::new(),
         colour_values: None,
+        adaptive: None,
         notes: Vec::new(),
         training: None,
     }
@@ -683,6 +687,107 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
             "Markdown does not link {stem}"
         );
     }
+}
+
+#[test]
+fn an_adaptive_study_shows_the_look_and_games_of_every_pair() {
+    let matchup = |name: &str, label: &str, status, look, pairs| AdaptiveMatchup {
+        name: name.into(),
+        label: label.into(),
+        status,
+        look,
+        pairs,
+        games: 2 * pairs,
+        more_pairs_needed: (status == AdaptiveStatus::Cap).then_some(140),
+        text: format!("ended at look {look}"),
+    };
+    let report = Report {
+        adaptive: Some(AdaptiveSummary {
+            spending: "haybittle-peto".into(),
+            look_every: 25,
+            max_pairs: 500,
+            budget_games: Some(4000),
+            margin_pawns: 0.25,
+            alpha: 0.05,
+            looks_planned: 20,
+            looks_done: 20,
+            next_stage: None,
+            games: 2350,
+            fixed_games: 4000,
+            decided: 2,
+            text: "Sequential design: 2 of 3 pairs of pieces decided in 2350 games.".into(),
+            calibration: Some(matchup(
+                "base-vs-pawn-odds-f2",
+                "base vs pawn-odds-f2",
+                AdaptiveStatus::Cap,
+                20,
+                500,
+            )),
+            matchups: vec![
+                matchup(
+                    "B-vs-N",
+                    "B (bishop) vs N (knight)",
+                    AdaptiveStatus::Equivalent,
+                    9,
+                    225,
+                ),
+                matchup(
+                    "R-vs-I",
+                    "R (rook) vs I (nightrider)",
+                    AdaptiveStatus::Different,
+                    2,
+                    50,
+                ),
+                matchup(
+                    "I-vs-X",
+                    "I (nightrider) vs X (super bishop)",
+                    AdaptiveStatus::Cap,
+                    20,
+                    500,
+                ),
+            ],
+        }),
+        ..example_report()
+    };
+    let (_dir, rendered) = render_named(&report, "adaptive");
+    let text = html_text(&read(&rendered.html));
+    let md = read(&rendered.markdown);
+    let heading = "Sequential design: looks and games";
+    assert!(md.contains(&format!("\n## {heading}\n")) && text.contains(heading));
+    assert!(md.contains("| B (bishop) vs N (knight) | **≈ equivalent** | 9 of 20 | 225 | 450 | ended at look 9 |"), "{md}");
+    assert!(
+        md.contains("| R (rook) vs I (nightrider) | **≠ different** | 2 of 20 | 50 | 100 |"),
+        "{md}"
+    );
+    assert!(md.contains("undecided at the cap"), "{md}");
+    assert!(
+        md.contains("2 of 3 pairs of pieces decided; the fixed design: 4,000 games"),
+        "{md}"
+    );
+    assert!(md.contains("budget 4,000 games"), "{md}");
+    assert!(md.contains("Per piece in pawns (95% RCI)"), "{md}");
+    let looks = csv_table(&rendered, "looks.csv");
+    assert_eq!(
+        looks[0],
+        [
+            "matchup",
+            "pair",
+            "outcome",
+            "look",
+            "looks_planned",
+            "pairs",
+            "games",
+            "more_pairs_needed"
+        ]
+    );
+    assert_eq!(looks.len(), 1 + 4);
+    assert_eq!(looks[3][2], "cap");
+    assert_eq!(looks[3][7], "140");
+    assert_eq!(looks[4][0], "base-vs-pawn-odds-f2");
+    // Without the design, no such section and no table.
+    let (_, plain) = example();
+    assert!(!read(&plain.markdown).contains(heading));
+    assert!(!plain.tables.iter().any(|t| t.ends_with("looks.csv")));
 }
 
 #[test]

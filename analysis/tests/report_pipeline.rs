@@ -3,14 +3,36 @@
 use std::path::{Path, PathBuf};
 
 use pocketlab_analysis::report::build::{ReportOptions, build_report};
-use pocketlab_analysis::report::model::{CalibrationSource, VerdictKind};
+use pocketlab_analysis::report::model::{AdaptiveStatus, CalibrationSource, VerdictKind};
 use pocketlab_analysis::synthetic::{SyntheticModel, write_synthetic_log};
 use pocketlab_selfplay::Experiment;
 
 const DEFAULT: &str = include_str!("../../configs/experiments/default.toml");
 
+/// The default experiment with a fixed number of pairs instead of its
+/// sequential design: the fixed-sample verdicts are what these tests check.
+fn fixed_default() -> String {
+    let mut out = String::new();
+    for line in DEFAULT.lines() {
+        let key = line.split('=').next().unwrap_or("").trim();
+        if ["design", "max_pairs", "look_every", "budget_games"].contains(&key) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if line.trim() == "[stop]" {
+            out.push_str("pairs = 40\n");
+        }
+    }
+    out
+}
+
 fn synthetic(dir: &Path, elo: &[(&str, f64)], pairs: u64, seed: u64) -> PathBuf {
-    let exp = Experiment::parse("default.toml", DEFAULT, Path::new(".")).unwrap();
+    synthetic_of(&fixed_default(), dir, elo, pairs, seed)
+}
+
+fn synthetic_of(text: &str, dir: &Path, elo: &[(&str, f64)], pairs: u64, seed: u64) -> PathBuf {
+    let exp = Experiment::parse("default.toml", text, Path::new(".")).unwrap();
     let model = SyntheticModel {
         elo: elo.iter().map(|(n, e)| ((*n).to_owned(), *e)).collect(),
         draw_rate: 0.3,
@@ -193,5 +215,64 @@ fn damaged_or_missing_logs_name_the_file() {
     assert!(
         err.contains(&*chunk.file_name().unwrap().to_string_lossy()) || err.contains("games"),
         "{err}"
+    );
+}
+
+/// The default experiment's own design: a log it could have written (20
+/// pairs of equal pieces: two looks, nothing decided yet) gets the design's
+/// account; one holding pairs the design never scheduled (a rook two pawns a
+/// piece stronger is decided by the second look, yet has 30 pairs) gets
+/// fixed-sample verdicts and a note saying so.
+#[test]
+fn the_design_speaks_only_for_logs_it_could_have_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = synthetic_of(
+        DEFAULT,
+        &dir.path().join("in-design"),
+        &[("pawn-odds-f2", -100.0)],
+        20,
+        3,
+    );
+    let report = build_report(&[log], &ReportOptions::default()).unwrap();
+    let adaptive = report.adaptive.as_ref().expect("the design's account");
+    assert_eq!(adaptive.looks_done, 2);
+    assert_eq!(adaptive.next_stage, Some(3));
+    assert_eq!(adaptive.games, 2 * 20 * 4);
+    assert_eq!(adaptive.matchups.len(), 3);
+    for m in &adaptive.matchups {
+        assert_eq!(m.status, AdaptiveStatus::Playing, "{}", m.text);
+        assert_eq!(m.pairs, 20);
+    }
+    assert!(
+        report.groups[0]
+            .pairs
+            .iter()
+            .all(|p| p.sequential.is_some())
+    );
+    assert!(!report.notes.iter().any(|n| n.contains("did not schedule")));
+
+    let log = synthetic_of(
+        DEFAULT,
+        &dir.path().join("beyond"),
+        &[("R", 400.0), ("pawn-odds-f2", -100.0)],
+        30,
+        4,
+    );
+    let report = build_report(&[log], &ReportOptions::default()).unwrap();
+    assert!(report.adaptive.is_none(), "{:#?}", report.adaptive);
+    let note = report
+        .notes
+        .iter()
+        .find(|n| n.contains("did not schedule"))
+        .expect("a note on the log");
+    assert!(
+        note.contains("fixed-sample") && note.contains("R-vs-"),
+        "{note}"
+    );
+    assert!(
+        report.groups[0]
+            .pairs
+            .iter()
+            .all(|p| p.sequential.is_none())
     );
 }

@@ -4,7 +4,10 @@
 # one-node Slurm cluster started here, three tasks at once against one
 # shared log directory, and checks that the union of the shards equals a
 # single-process run of the same experiment, game for game (their PGN
-# exports are compared byte for byte).
+# exports are compared byte for byte). Then the same for a study under the
+# sequential-equivalence design, submitted by configs/cluster/slurm-stages.sh
+# as one array of three tasks per stage chained with --dependency=afterok,
+# and a final check-and-report job.
 #
 # By hand, as root on a Debian/Ubuntu machine (it installs slurm-wlm and
 # munge if missing, and starts munged, slurmctld and slurmd, stopping the
@@ -115,5 +118,42 @@ if cmp -s "$work/single.pgn" "$work/shared.pgn"; then
   echo "OK: $tasks shards, $shard_games games, identical to the single run's $games games"
 else
   echo "FAIL: the union of the shards ($shard_games games) differs from the single run ($games)" >&2
+  exit 1
+fi
+
+# A sequential study in stages: the quick experiment with a pawn-odds
+# calibration, a look every 4 pairs up to 12 (3 stages), three shards per stage.
+staged=$work/staged.toml
+sed -e '/^pairs = /d' -e 's/^\[stop\]$/[stop]\ndesign = "sequential-equivalence"\nmax_pairs = 12\nlook_every = 4/' \
+  "$repo/configs/experiments/quick.toml" >"$staged"
+printf '\n[[generators]]\nkind = "pawn-odds"\n' >>"$staged"
+echo "submitting the stages: slurm-stages.sh $staged $work/staged/log $tasks"
+chain=$(cd "$work" && PATH="$(dirname "$bin"):$PATH" \
+  SBATCH_OPTIONS="--cpus-per-task=1 --mem=1G --output=$work/stage-%x-%a.out" \
+  bash "$repo/configs/cluster/slurm-stages.sh" "$staged" "$work/staged/log" "$tasks")
+echo "$chain"
+report_job=$(printf '%s\n' "$chain" | sed -n 's/^report: job //p')
+for _ in $(seq 3600); do
+  [ -z "$(squeue -h -j "$report_job" 2>/dev/null)" ] && break
+  sleep 0.2
+done
+stage_failed=0
+for job in $(printf '%s\n' "$chain" | sed -n 's/.*job\( array\)\{0,1\} \([0-9]*\)$/\2/p'); do
+  n=$(scontrol show job "$job" 2>/dev/null | grep -c 'ExitCode=[1-9]' || true)
+  stage_failed=$((stage_failed + n))
+done
+cat "$work"/stage-*.out
+"$bin" run "$staged" --threads 1 --quiet --out "$work/staged-single/log" >/dev/null
+"$bin" pgn "$work/staged/log" --out "$work/staged.pgn"
+"$bin" pgn "$work/staged-single/log" --out "$work/staged-single.pgn"
+staged_games=$(grep -c '^\[Event ' "$work/staged.pgn")
+if [ "$stage_failed" != 0 ] || [ ! -s "$work/staged/report.md" ]; then
+  echo "FAIL: $stage_failed staged job(s) failed, or the report job wrote no report" >&2
+  exit 1
+fi
+if cmp -s "$work/staged.pgn" "$work/staged-single.pgn"; then
+  echo "OK: stages of $tasks shards each, $staged_games games, identical to the single-process study; report written"
+else
+  echo "FAIL: the staged study differs from the single-process one" >&2
   exit 1
 fi

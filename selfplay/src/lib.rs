@@ -20,7 +20,10 @@ pub mod uci_player;
 pub mod variant_files;
 
 pub use experiment::{Experiment, ExperimentError};
-pub use runner::{DEFAULT_MEMORY_BUDGET_MB, RunOptions, RunSummary, Shard, check_memory, run};
+pub use runner::{
+    DEFAULT_MEMORY_BUDGET_MB, PairScores, RunOptions, RunSummary, Shard, StagePairs, StagePlanner,
+    StageReport, check_memory, pair_scores, run, run_stages,
+};
 pub use variant_files::load_variant;
 
 /// The code version recorded in run manifests.

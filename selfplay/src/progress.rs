@@ -18,6 +18,8 @@ pub(crate) struct Progress {
     done: u64,
     started: Instant,
     last_line: Instant,
+    /// What is being played (`stage 3`), before each line.
+    label: Option<String>,
 }
 
 impl Progress {
@@ -27,7 +29,7 @@ impl Progress {
             let bar = ProgressBar::new(total);
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}  {msg}",
+                    "{prefix} {elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}  {msg}",
                 )
                 .expect("a valid template")
                 .progress_chars("=> "),
@@ -41,7 +43,22 @@ impl Progress {
             done: 0,
             started: Instant::now(),
             last_line: Instant::now(),
+            label: None,
         }
+    }
+
+    /// Clears the bar (a stage is over; the study goes on).
+    pub(crate) fn clear(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    pub(crate) fn set_label(&mut self, label: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_prefix(label.clone());
+        }
+        self.label = Some(label);
     }
 
     pub(crate) fn game_done(&mut self, matchup: &MatchupSummary) {
@@ -64,16 +81,21 @@ impl Progress {
             let rate = self.done as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
             let eta = (self.total.saturating_sub(self.done)) as f64 / rate.max(1e-9);
             eprintln!(
-                "{}/{} games, {rate:.2} games/s, ETA {:.0} s; {msg}",
-                self.done, self.total, eta
+                "{}{}/{} games, {rate:.2} games/s, ETA {:.0} s; {msg}",
+                self.label
+                    .as_ref()
+                    .map(|l| format!("{l}: "))
+                    .unwrap_or_default(),
+                self.done,
+                self.total,
+                eta
             );
         }
     }
 
+    /// Clears the bar and prints each matchup's result.
     pub(crate) fn finish(&mut self, matchups: &[MatchupSummary]) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        self.clear();
         if self.bar.is_some() || self.plain {
             for m in matchups {
                 let (score, margin) = m.score();

@@ -6,6 +6,8 @@ mod perft;
 mod pgn;
 mod report;
 pub mod run;
+mod simulate;
+mod stages;
 mod train;
 mod tune;
 mod uci;
@@ -40,6 +42,10 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Fit every evaluation weight to logged games (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Run a sequential design on simulated results with known truths.
+    Simulate(simulate::SimulateArgs),
+    /// The stages of a sequential study (last line: their number).
+    Stages(stages::StagesArgs),
     /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
     Uci,
 }
@@ -55,6 +61,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Simulate(args)) => simulate::run(&args),
+        Some(Command::Stages(args)) => stages::run(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::builtin::names() {
                 let v = pocketlab_core::builtin::load(name)?;
@@ -66,6 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             experiment: None,
             threads: None,
             shard: None,
+            stage: None,
             out: None,
             quiet: false,
             max_memory_mb: pocketlab_selfplay::DEFAULT_MEMORY_BUDGET_MB,
@@ -73,9 +82,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// `run` ends by writing the report for what it played (the whole log, resumed games included).
+/// `run` ends by writing the report for what it played (the whole log,
+/// resumed games included), unless other shards or stages are still to come.
 fn play_and_report(args: &run::RunArgs) -> anyhow::Result<()> {
-    let (_, log) = run::play(args)?;
+    let (_, log, played) = run::play(args)?;
+    if played == run::Played::StagesLeft {
+        println!("when the study is over: pocketlab report {}", log.display());
+        return Ok(());
+    }
     if args.shard.is_some_and(|s| s.count > 1) {
         println!(
             "shard done; when every shard has finished: pocketlab report {}",

@@ -7,8 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 use clap::Args;
 use pocketlab_selfplay::{
-    DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, Shard, check_memory, run,
+    DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, RunSummary, Shard, check_memory, run,
+    run_stages,
 };
+
+use crate::report::adaptive::AdaptiveStudy;
 
 /// The default experiment `cargo run --release` plays: a small but real
 /// class-equivalence study (see `configs/experiments/default.toml`).
@@ -24,6 +27,11 @@ pub struct RunArgs {
     /// Play only part I of N of the schedule (pairs with index % N == I).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// Sequential design: play only stage K (1-based; with --shard, this
+    /// shard's part of it), after checking the stages before it are
+    /// complete in the log. A stage past the end of the study does nothing.
+    #[arg(long, value_name = "K")]
+    pub stage: Option<usize>,
     /// Log directory (default: reports/<experiment>/log).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -50,8 +58,18 @@ pub fn load_experiment(path: Option<&Path>) -> anyhow::Result<Experiment> {
     })
 }
 
-/// Play the experiment; returns it and its log directory.
-pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf)> {
+/// What a run left to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Played {
+    /// Every pair the experiment (or its design) plays is in the log.
+    Complete,
+    /// A sequential study with a stage still to play (or to finish, by
+    /// other shards); stderr said which.
+    StagesLeft,
+}
+
+/// Play the experiment; returns it, its log directory and what is left.
+pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf, Played)> {
     let exp = load_experiment(args.experiment.as_deref())?;
     let out_dir = args
         .out
@@ -88,8 +106,16 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf)> {
             out_dir.display()
         );
     }
-    let summary = run(&exp, &options, &interrupt)
-        .with_context(|| format!("running experiment {}", exp.name))?;
+    let summary = match AdaptiveStudy::of(&exp) {
+        Some(study) => run_stages(&exp, &options, &study, args.stage, &interrupt),
+        None if args.stage.is_some() => {
+            anyhow::bail!(
+                "--stage is for experiments with design = \"sequential-equivalence\" in [stop]"
+            )
+        }
+        None => run(&exp, &options, &interrupt),
+    }
+    .with_context(|| format!("running experiment {}", exp.name))?;
     if summary.interrupted {
         anyhow::bail!(
             "interrupted after {} new games; the log in {} is complete up to its last chunk: run the same command to resume",
@@ -107,7 +133,41 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf)> {
             summary.resumed_games
         );
     }
-    Ok((exp, out_dir))
+    Ok((exp, out_dir, stage_outcome(&summary, options.shard)))
+}
+
+/// Where a staged study stands after this run, said on stderr.
+fn stage_outcome(summary: &RunSummary, shard: Shard) -> Played {
+    let Some(stages) = &summary.stages else {
+        return Played::Complete;
+    };
+    let played = match stages.played.as_slice() {
+        [] => "no stage to play here".to_owned(),
+        [one] => format!("stage {one} played"),
+        [first, .., last] => format!("stages {first} to {last} played"),
+    };
+    match stages.next {
+        None => {
+            eprintln!("{played}; the study is over");
+            Played::Complete
+        }
+        Some(next) if stages.missing_pairs > 0 && stages.played.contains(&next) => {
+            eprintln!(
+                "{played} (shard {shard}); {} pairs of stage {next} are still to be logged by \
+                 other shards; when every shard has finished, play stage {}",
+                stages.missing_pairs,
+                next + 1
+            );
+            Played::StagesLeft
+        }
+        Some(next) => {
+            eprintln!(
+                "{played}; next: stage {next} ({} pairs): pocketlab run … --stage {next}",
+                stages.missing_pairs
+            );
+            Played::StagesLeft
+        }
+    }
 }
 
 fn ctrlc_handler(f: impl FnMut() + Send + 'static) {

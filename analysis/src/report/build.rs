@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
 use super::read::{common_experiment, log_error, read_games};
 use super::{balance, calibration, colours, groups, matchups, wording};
@@ -17,7 +18,8 @@ pub use super::read::{ReportError, experiment_of};
 #[derive(Clone, Debug)]
 pub struct ReportOptions {
     /// The equivalence margin in pawns per piece exchanged (a quarter of a
-    /// pawn by default).
+    /// pawn by default). A study under the sequential design uses its
+    /// design's margin and α: its verdicts were made at them.
     pub margin_pawns: f64,
     /// Significance level of the verdicts.
     pub alpha: f64,
@@ -41,14 +43,60 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
 
     let (unit, calibration) = calibration::calibrate(&exp, &games.matchups, level);
     let matchups = matchups::matchup_stats(&exp, &games.matchups, &unit, level);
-    let test = EquivalenceTest::new(options.margin_pawns, unit, options.alpha)
+    // A sequential study's verdicts were made at its design's margin and α.
+    let (margin_pawns, alpha) = exp
+        .stop
+        .sequential()
+        .map_or((options.margin_pawns, options.alpha), |s| {
+            (s.margin_pawns, s.alpha)
+        });
+    let test = EquivalenceTest::new(margin_pawns, unit, alpha)
         .map_err(|e| log_error(&dirs[0], format!("equivalence test: {e}")))?;
-    let groups = groups::rating_groups(&exp, &matchups, &games.colour_records, &test, level);
+    // The design's verdicts stand only for a log the design wrote: pairs it
+    // never scheduled (a synthetic log, logs of another experiment merged
+    // in) make it a fixed-sample report, and a note says why.
+    let mut off_design = None;
+    let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
+        let scores: Vec<Vec<Option<u8>>> = (0..exp.matchups.len())
+            .map(|m| {
+                let logged = games.matchups.get(&(m as u64));
+                let end = logged
+                    .and_then(|c| c.pair_scores.keys().next_back())
+                    .map_or(0, |&p| p + 1);
+                (0..end)
+                    .map(|p| logged.and_then(|c| c.pair_scores.get(&p).copied()))
+                    .collect()
+            })
+            .collect();
+        let history = study.replay(&scores);
+        if let Some(problem) = study.unscheduled(&scores, &history) {
+            off_design = Some(problem);
+            return None;
+        }
+        Some(adaptive::account(&exp, &study, &history))
+    });
+    let groups = groups::rating_groups(
+        &exp,
+        &matchups,
+        &games.colour_records,
+        &test,
+        level,
+        adaptive.as_ref().map(|(verdicts, _)| verdicts),
+    );
+    let adaptive = adaptive.map(|(_, summary)| summary);
     let engines = matchups::engine_verdicts(&exp, &matchups);
     let balance = balance::game_balance(&games, dirs, &exp, level)?;
     let pocket_use = balance::pocket_use(&games, &exp.variant);
     let colour_values = colours::colour_values(dirs, &exp)?;
-    let notes = wording::notes(&calibration, &matchups, &groups, &games.engines, &balance);
+    let notes = wording::notes(
+        &calibration,
+        &matchups,
+        &groups,
+        &games.engines,
+        &balance,
+        adaptive.as_ref(),
+        off_design.as_deref(),
+    );
 
     Ok(Report {
         experiment: ExperimentInfo {
@@ -70,11 +118,12 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             &engines,
             &balance,
             colour_values.as_ref(),
+            adaptive.as_ref(),
         ),
         notes,
-        margin_pawns: options.margin_pawns,
+        margin_pawns,
         margin_elo: if unit.is_positive() {
-            unit.to_elo(options.margin_pawns)
+            unit.to_elo(margin_pawns)
         } else {
             f64::NAN
         },
@@ -85,6 +134,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         balance,
         pocket_use,
         colour_values,
+        adaptive,
         training: None,
     })
 }

@@ -22,6 +22,26 @@ pub(super) fn is_pawn_odds(a: &Army, b: &Army) -> bool {
         && a.remove.len() != b.remove.len()
 }
 
+/// The pawns a calibration matchup gives, and whether army A is the side
+/// with more: `Some` when the two armies are the same but for removed
+/// pawns (the first such matchup calibrates the report and the design).
+pub(crate) fn pawn_odds(exp: &Experiment, matchup: usize) -> Option<(f64, bool)> {
+    let m = exp.matchups.get(matchup)?;
+    let (a, b) = (&exp.armies[m.a], &exp.armies[m.b]);
+    let start = Position::start(&exp.variant);
+    let removed_are_pawns = a.remove.iter().chain(&b.remove).all(|sq| {
+        start
+            .piece_at(*sq)
+            .is_some_and(|p| exp.variant.is_pawn(p.kind))
+    });
+    (is_pawn_odds(a, b) && removed_are_pawns).then(|| {
+        (
+            a.remove.len().abs_diff(b.remove.len()) as f64,
+            a.remove.len() < b.remove.len(),
+        )
+    })
+}
+
 /// The unit every pawn figure and test of the report uses, with the
 /// report's account of it.
 pub(super) fn calibrate(
@@ -30,25 +50,17 @@ pub(super) fn calibrate(
     level: ConfidenceLevel,
 ) -> (PawnUnit, Calibration) {
     for (i, m) in exp.matchups.iter().enumerate() {
-        let (a, b) = (&exp.armies[m.a], &exp.armies[m.b]);
-        let start = Position::start(&exp.variant);
-        let removed_are_pawns = a.remove.iter().chain(&b.remove).all(|sq| {
-            start
-                .piece_at(*sq)
-                .is_some_and(|p| exp.variant.is_pawn(p.kind))
-        });
-        if !is_pawn_odds(a, b) || !removed_are_pawns {
+        let Some((pawns, a_has_more)) = pawn_odds(exp, i) else {
             continue;
-        }
+        };
         let Some(c) = counts.get(&(i as u64)) else {
             continue;
         };
         let Some(summary) = summarize(c, level).0 else {
             continue;
         };
-        let pawns = a.remove.len().abs_diff(b.remove.len()) as f64;
         // The score of the side with more pawns.
-        let score = if a.remove.len() < b.remove.len() {
+        let score = if a_has_more {
             summary.score
         } else {
             1.0 - summary.score

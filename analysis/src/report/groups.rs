@@ -4,10 +4,11 @@
 //! corrected within its group. The numbers only; [`super::wording`] says
 //! them in words.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pocketlab_selfplay::Experiment;
 
+use super::adaptive::SequentialVerdict;
 use super::calibration::is_pawn_odds;
 use super::matchups::PawnFigures;
 use super::model::{Compared, MatchupStats, PairVerdict, PlayerRating, RatingGroup, VerdictKind};
@@ -24,6 +25,7 @@ pub(super) fn rating_groups(
     colour_records: &[ColourRecord],
     test: &EquivalenceTest,
     level: ConfidenceLevel,
+    sequential: Option<&BTreeMap<String, SequentialVerdict>>,
 ) -> Vec<RatingGroup> {
     let army = |name: &str| exp.armies.iter().find(|x| x.name == name);
     let calibrates = |m: &MatchupStats| matches!((army(&m.a), army(&m.b)), (Some(a), Some(b)) if is_pawn_odds(a, b));
@@ -31,32 +33,7 @@ pub(super) fn rating_groups(
         .iter()
         .filter(|m| !calibrates(m) && m.games > 0 && m.compared != Compared::Engines)
         .collect();
-    // Union-find over army names.
-    let mut component: HashMap<String, usize> = HashMap::new();
-    let mut next = 0;
-    for m in &rated {
-        match (component.get(&m.a).copied(), component.get(&m.b).copied()) {
-            (None, None) => {
-                component.insert(m.a.clone(), next);
-                component.insert(m.b.clone(), next);
-                next += 1;
-            }
-            (Some(c), None) => {
-                component.insert(m.b.clone(), c);
-            }
-            (None, Some(c)) => {
-                component.insert(m.a.clone(), c);
-            }
-            (Some(x), Some(y)) if x != y => {
-                for v in component.values_mut() {
-                    if *v == y {
-                        *v = x;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    let component = components(rated.iter().map(|m| (m.a.as_str(), m.b.as_str())));
     let ids: BTreeSet<usize> = component.values().copied().collect();
     let mut groups: Vec<RatingGroup> = ids
         .into_iter()
@@ -68,11 +45,53 @@ pub(super) fn rating_groups(
                 .map(|a| a.name.clone())
                 .filter(|n| component.get(n) == Some(&id))
                 .collect();
-            rate_group(exp, &players, &rated, colour_records, test, level)
+            rate_group(
+                exp,
+                &players,
+                &rated,
+                colour_records,
+                test,
+                level,
+                sequential,
+            )
         })
         .collect();
     groups.sort_by_key(|g| (g.class.unwrap_or(u8::MAX), g.title.clone()));
     groups
+}
+
+/// Connected components of armies (by name) joined by the given matchups,
+/// numbered in order of first appearance: the groups rated together, and
+/// the classes of the sequential design's Holm families.
+pub(super) fn components<'a>(
+    matchups: impl Iterator<Item = (&'a str, &'a str)>,
+) -> HashMap<String, usize> {
+    let mut component: HashMap<String, usize> = HashMap::new();
+    let mut next = 0;
+    for (a, b) in matchups {
+        match (component.get(a).copied(), component.get(b).copied()) {
+            (None, None) => {
+                component.insert(a.to_owned(), next);
+                component.insert(b.to_owned(), next);
+                next += 1;
+            }
+            (Some(c), None) => {
+                component.insert(b.to_owned(), c);
+            }
+            (None, Some(c)) => {
+                component.insert(a.to_owned(), c);
+            }
+            (Some(x), Some(y)) if x != y => {
+                for v in component.values_mut() {
+                    if *v == y {
+                        *v = x;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    component
 }
 
 fn rate_group(
@@ -82,6 +101,7 @@ fn rate_group(
     colour_records: &[ColourRecord],
     test: &EquivalenceTest,
     level: ConfidenceLevel,
+    sequential: Option<&BTreeMap<String, SequentialVerdict>>,
 ) -> RatingGroup {
     let v = &exp.variant;
     let index = |n: &str| players.iter().position(|p| p == n);
@@ -107,7 +127,7 @@ fn rate_group(
     };
     let (players_rated, white_advantage_elo, draw_parameter) =
         ratings(exp, players, colour_records, test, pieces, level);
-    let pairs = pair_verdicts(exp, &direct, test);
+    let pairs = pair_verdicts(exp, &direct, test, sequential);
 
     let n = players.len();
     let mut matrix = vec![vec![None; n]; n];
@@ -215,11 +235,14 @@ fn ratings(
     (rated, fit.white_advantage, fit.draw_nu)
 }
 
-/// A verdict for every direct matchup of a group, Holm-corrected together.
+/// A verdict for every direct matchup of a group, Holm-corrected together;
+/// under the sequential design, the design's verdicts (made at its looks,
+/// Holm-corrected across them) with repeated confidence intervals.
 fn pair_verdicts(
     exp: &Experiment,
     direct: &[&MatchupStats],
     test: &EquivalenceTest,
+    sequential: Option<&BTreeMap<String, SequentialVerdict>>,
 ) -> Vec<PairVerdict> {
     let estimates: Vec<DifferenceEstimate> = direct
         .iter()
@@ -276,10 +299,34 @@ fn pair_verdicts(
                 },
                 more_calibration_needed: plan == Some(Plan::MoreCalibration),
                 stopped_early: m.stopped_early,
+                sequential: None,
             };
+            if let Some(sequential) = sequential {
+                apply_sequential(&mut verdict, sequential.get(&m.name));
+            }
             verdict.text =
                 wording::pair_text(exp, &verdict, test.margin_pawns(), outcome.is_some());
             verdict
         })
         .collect()
+}
+
+/// The design's verdict in place of the fixed-sample one (which would
+/// ignore the looks taken). A matchup the design has not looked at yet is
+/// undecided.
+fn apply_sequential(verdict: &mut PairVerdict, sequential: Option<&SequentialVerdict>) {
+    let Some(s) = sequential else {
+        verdict.kind = VerdictKind::Inconclusive;
+        verdict.more_pairs_needed = None;
+        verdict.more_calibration_needed = false;
+        verdict.sequential = Some("not looked at yet".into());
+        return;
+    };
+    verdict.kind = s.kind;
+    verdict.elo_interval = s.elo_interval;
+    verdict.pawns_interval = s.pawns_interval;
+    verdict.pawns_per_piece_interval = s.pawns_per_piece_interval;
+    verdict.more_pairs_needed = s.more_pairs_needed;
+    verdict.more_calibration_needed = s.more_calibration_needed;
+    verdict.sequential = Some(s.how.clone());
 }

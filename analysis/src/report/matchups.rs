@@ -152,7 +152,7 @@ pub(super) fn engine_verdicts(exp: &Experiment, matchups: &[MatchupStats]) -> Ve
             } else {
                 EngineVerdictKind::Undecided
             };
-            let sprt = exp.stop.sprt.as_ref();
+            let sprt = exp.stop.sprt();
             let mut v = EngineVerdict {
                 matchup: m.name.clone(),
                 a: m.a.clone(),

@@ -5,6 +5,7 @@
 //! [`build`] puts the three together into the one [`Report`] every
 //! renderer reads.
 
+pub(crate) mod adaptive;
 mod balance;
 pub mod build;
 mod calibration;

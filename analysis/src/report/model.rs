@@ -234,6 +234,87 @@ pub struct PairVerdict {
     pub more_calibration_needed: bool,
     /// The matchup was stopped by the SPRT: conditional on stopping.
     pub stopped_early: bool,
+    /// Under the sequential design: how the design ended it ("decided at
+    /// look 3, after 75 pairs"); its intervals are then repeated
+    /// confidence intervals, valid whatever look stopped it.
+    pub sequential: Option<String>,
+}
+
+/// Where a matchup of an adaptive study stands.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdaptiveStatus {
+    /// Shown equivalent within the margin.
+    Equivalent,
+    /// Shown different.
+    Different,
+    /// Undecided, and playing the next stage.
+    Playing,
+    /// Undecided at the per-matchup cap.
+    Cap,
+    /// Undecided: the study's budget did not pay for its next stage.
+    Budget,
+    /// The calibration, stopped when no pair of pieces needed it any more.
+    CalibrationDone,
+}
+
+impl AdaptiveStatus {
+    /// As the CSV tables spell it (serde's name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Equivalent => "equivalent",
+            Self::Different => "different",
+            Self::Playing => "playing",
+            Self::Cap => "cap",
+            Self::Budget => "budget",
+            Self::CalibrationDone => "calibration-done",
+        }
+    }
+}
+
+/// One matchup of an adaptive study: when it was decided and what it cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdaptiveMatchup {
+    pub name: String,
+    /// `R (rook) vs I (nightrider)`.
+    pub label: String,
+    pub status: AdaptiveStatus,
+    /// The look (1-based) that decided it, or its last look.
+    pub look: usize,
+    pub pairs: u64,
+    pub games: u64,
+    /// For an undecided matchup: about how many more pairs would settle it
+    /// (a fixed-sample planning figure at its Holm level).
+    pub more_pairs_needed: Option<u64>,
+    /// How it ended, in words.
+    pub text: String,
+}
+
+/// The sequential-equivalence design of a study, and what it did.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdaptiveSummary {
+    pub spending: String,
+    pub look_every: u64,
+    pub max_pairs: u64,
+    pub budget_games: Option<u64>,
+    pub margin_pawns: f64,
+    pub alpha: f64,
+    pub looks_planned: usize,
+    /// Looks taken so far.
+    pub looks_done: usize,
+    /// The stage still to play (`None`: the study is over).
+    pub next_stage: Option<usize>,
+    /// Games through the last look, and what the fixed design (every
+    /// matchup and the calibration at `max_pairs`) would play.
+    pub games: u64,
+    pub fixed_games: u64,
+    /// Pairs of pieces decided.
+    pub decided: usize,
+    /// One sentence.
+    pub text: String,
+    pub calibration: Option<AdaptiveMatchup>,
+    /// The pairs of pieces, in experiment order.
+    pub matchups: Vec<AdaptiveMatchup>,
 }
 
 /// Players rated together: a class of pieces, or any connected set of armies.
@@ -353,6 +434,8 @@ pub struct Report {
     pub pocket_use: Vec<PieceUse>,
     /// Present when the variant has a square-colour map (Chess Mutation).
     pub colour_values: Option<ColourValues>,
+    /// Present for a study under the sequential-equivalence design.
+    pub adaptive: Option<AdaptiveSummary>,
     /// Caveats a reader must know (assumed calibration, small samples…).
     pub notes: Vec<String>,
     /// Present when the report belongs to a training run.

@@ -84,6 +84,9 @@ pub(super) struct MatchupCounts {
     pub pentanomial: [u64; 5],
     /// Some game without its colour-swapped twin.
     pub unpaired: bool,
+    /// A's half points in each whole pair, by pair index (what the
+    /// sequential design replays).
+    pub pair_scores: BTreeMap<u64, u8>,
     pub sprt: Option<SprtOutcome>,
 }
 
@@ -334,15 +337,18 @@ fn matchup_counts(games: &LazyFrame) -> Result<BTreeMap<u64, MatchupCounts>, Rep
         .group_by([col(column::MATCHUP_INDEX), col(column::PAIR_INDEX)])
         .agg([col("a_score").sum().alias("points"), len().alias("n")])
         .collect()?;
-    let (pm, pts, n) = (
+    let (pm, pp, pts, n) = (
         u64s(&pair_points, column::MATCHUP_INDEX)?,
+        u64s(&pair_points, column::PAIR_INDEX)?,
         f64s(&pair_points, "points")?,
         u64s(&pair_points, "n")?,
     );
     for i in 0..pm.len() {
         if let Some(c) = counts.get_mut(&pm[i]) {
             if n[i] == 2 {
-                c.pentanomial[(pts[i] * 2.0).round().clamp(0.0, 4.0) as usize] += 1;
+                let half_points = (pts[i] * 2.0).round().clamp(0.0, 4.0) as u8;
+                c.pentanomial[usize::from(half_points)] += 1;
+                c.pair_scores.insert(pp[i], half_points);
             } else {
                 c.unpaired = true;
             }

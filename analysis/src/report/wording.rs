@@ -7,11 +7,15 @@ use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::experiment::EngineSettings;
 use pocketlab_selfplay::log::Termination;
 
+use pocketlab_selfplay::experiment::SequentialStop;
+
 use super::model::{
-    Calibration, CalibrationSource, ColourValue, ColourValues, Compared, EngineVerdict,
-    EngineVerdictKind, GameBalance, MatchupStats, PairVerdict, RatingGroup, ScoreModel,
-    VerdictKind,
+    AdaptiveStatus, AdaptiveSummary, Calibration, CalibrationSource, ColourValue, ColourValues,
+    Compared, EngineVerdict, EngineVerdictKind, GameBalance, MatchupStats, PairVerdict,
+    RatingGroup, ScoreModel, VerdictKind,
 };
+use crate::stats::equivalence::Plan;
+use crate::stats::sequential::StudyHistory;
 
 /// The piece a player stands for, when its name is a piece letter.
 pub(super) fn piece_of(exp: &Experiment, name: &str) -> Option<PieceType> {
@@ -122,6 +126,10 @@ pub(super) fn pair_text(
                     size(v, sign, true)
                 )
             }
+            VerdictKind::Inconclusive if v.sequential.is_some() => format!(
+                "{la} vs {lb}: undecided ({} so far)",
+                signed(&size(v, 1.0, false))
+            ),
             VerdictKind::Inconclusive => match v.more_pairs_needed {
                 Some(n) => format!(
                     "{la} vs {lb}: not enough games ({} so far): about {n} more pairs needed",
@@ -140,7 +148,69 @@ pub(super) fn pair_text(
             " (stopped early by the SPRT: interval and verdict are conditional on stopping)",
         );
     }
+    if let Some(how) = &v.sequential {
+        text.push_str(&format!(" ({how})"));
+    }
     text
+}
+
+/// How an adaptive study's matchup ended, in words: "decided at look 3,
+/// after 75 pairs (150 games)", "undecided at the cap of 500 pairs: about
+/// 120 more pairs would settle it".
+pub(super) fn adaptive_how(
+    status: AdaptiveStatus,
+    look: usize,
+    pairs: u64,
+    plan: Option<Plan>,
+    stop: &SequentialStop,
+) -> String {
+    let games = 2 * pairs;
+    let need = match plan {
+        Some(Plan::MorePairs(n)) => format!(": about {n} more pairs would settle it"),
+        Some(Plan::MoreCalibration) => {
+            ": the pawn unit is too uncertain for more pairs of it to settle it".to_owned()
+        }
+        None => String::new(),
+    };
+    match status {
+        AdaptiveStatus::Equivalent | AdaptiveStatus::Different => {
+            format!("decided at look {look}, after {pairs} pairs ({games} games)")
+        }
+        AdaptiveStatus::Playing => {
+            format!("undecided after look {look} ({pairs} pairs), playing the next stage{need}")
+        }
+        AdaptiveStatus::Cap => format!(
+            "undecided at the cap of {} pairs{need}; raise max_pairs to go on",
+            stop.max_pairs
+        ),
+        AdaptiveStatus::Budget => format!(
+            "undecided: the study's budget of {} games ran out after look {look} ({pairs} \
+             pairs){need}",
+            stop.budget_games.unwrap_or(0)
+        ),
+        AdaptiveStatus::CalibrationDone => format!(
+            "played until no pair of pieces needed it: {pairs} pairs ({games} games), to look {look}"
+        ),
+    }
+}
+
+/// The design's result in one sentence.
+pub(super) fn adaptive_summary(
+    decided: usize,
+    pairs_of_pieces: usize,
+    history: &StudyHistory,
+    fixed_games: u64,
+) -> String {
+    let share = 100.0 * history.games as f64 / fixed_games.max(1) as f64;
+    let state = match &history.next {
+        None => "the study is over".to_owned(),
+        Some(s) => format!("stage {} is next", s.number),
+    };
+    format!(
+        "Sequential design: {decided} of {pairs_of_pieces} pairs of pieces decided in {} games after {} \
+         looks, {share:.0}% of the {fixed_games} games the fixed design would play; {state}.",
+        history.games, history.looks_done
+    )
 }
 
 /// A leading `+` on a figure that has no sign yet.
@@ -269,8 +339,12 @@ pub(super) fn headlines(
     engines: &[EngineVerdict],
     balance: &GameBalance,
     colour_values: Option<&ColourValues>,
+    adaptive: Option<&AdaptiveSummary>,
 ) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some(a) = adaptive {
+        out.push(a.text.clone());
+    }
     if !groups.is_empty()
         && matches!(
             calibration.source,
@@ -319,8 +393,28 @@ pub(super) fn notes(
     groups: &[RatingGroup],
     engines: &[String],
     balance: &GameBalance,
+    adaptive: Option<&AdaptiveSummary>,
+    off_design: Option<&str>,
 ) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some(problem) = off_design {
+        out.push(format!(
+            "The experiment uses the sequential design, but this log holds pairs the design did not \
+             schedule ({problem}): the verdicts are fixed-sample tests over every logged pair, not the \
+             design's, and its error rates under looks do not apply."
+        ));
+    }
+    if let Some(a) = adaptive {
+        out.push(format!(
+            "Sequential design ({} spending, a look every {} pairs up to {}, α = {} per kind of claim and \
+             class): each verdict was made at a look, Holm-corrected across the looks and the pairs of its \
+             class, and holds its error rate whatever look stopped it. The intervals beside the verdicts are \
+             repeated confidence intervals at the matchup's last look (they cover the truth at every look at \
+             once); the matchup table's intervals and the ratings are fixed-sample figures over the games \
+             played, conditional on when the design stopped (an early stop tends to overstate a difference).",
+            a.spending, a.look_every, a.max_pairs, a.alpha
+        ));
+    }
     // The pawn unit matters only where pieces are compared.
     let pieces_compared = matchups
         .iter()
@@ -495,6 +589,7 @@ mod tests {
             more_pairs_needed: None,
             more_calibration_needed: false,
             stopped_early: false,
+            sequential: None,
         }
     }
 

@@ -28,6 +28,12 @@
 //!   margin in pawns per piece exchanged (default a quarter pawn), with
 //!   Holm–Bonferroni across the comparisons of a class and a sample-size
 //!   plan when inconclusive.
+//! * **Adaptive studies** ([`sequential`]): the same verdicts reached
+//!   with the fewest games, by a group-sequential design (looks at fixed
+//!   pair counts, an α-spending function, Holm recycled across looks, the
+//!   calibration played in the same loop) whose error rates hold whatever
+//!   the stopping look; checked on simulated studies ([`sim`] draws the
+//!   games).
 //! * **Fits of results on features** ([`logistic`]): a regularised logistic
 //!   regression (Texel tuning, colour values) fitted jointly with its scale
 //!   to convergence, with a bootstrap over colour-swapped pairs that refits
@@ -44,10 +50,10 @@ pub(crate) mod linalg;
 pub mod logistic;
 pub mod pawns;
 pub mod pentanomial;
+pub mod sequential;
 pub mod trinomial;
 
-#[cfg(test)]
-mod sim;
+pub mod sim;
 
 pub use bradley_terry::{
     Anchor, BootstrapFit, FitError, FitOptions, Game, GameResult, PairRecord, RatingDifference,

@@ -1,8 +1,15 @@
-//! Test-only game simulator shared by the statistics tests.
+//! Simulated games with known truths: for the statistics tests, and for
+//! `pocketlab simulate`, which runs the sequential design on them.
+//!
+//! `GameModel` is the tests' simple model (a fixed draw rate, openings
+//! that shift the score); [`PairModel`] is closer to engine self-play:
+//! draws thin out as one side gets stronger, White has an edge, and each
+//! opening favours one colour, all on the logistic Elo scale.
 
 use rand::{Rng, RngExt};
 
 use super::elo::elo_to_score;
+#[cfg(test)]
 use super::trinomial::Outcome;
 
 /// Games between a tested side and an opponent: the tested side is `elo`
@@ -11,12 +18,14 @@ use super::trinomial::Outcome;
 /// the expected score of the side with White by `±opening_bias` (sign drawn
 /// per pair), which correlates the two games of a pair.
 #[derive(Debug, Clone, Copy)]
+#[cfg(test)]
 pub struct GameModel {
     score: f64,
     draw_rate: f64,
     opening_bias: f64,
 }
 
+#[cfg(test)]
 impl GameModel {
     pub fn new(elo: f64, draw_rate: f64, opening_bias: f64) -> Self {
         let score = elo_to_score(elo);
@@ -56,10 +65,59 @@ impl GameModel {
     }
 }
 
+#[cfg(test)]
 pub fn simulate_pairs(
     model: &GameModel,
     pairs: usize,
     rng: &mut impl Rng,
 ) -> Vec<(Outcome, Outcome)> {
     (0..pairs).map(|_| model.pair(rng)).collect()
+}
+
+/// Colour-swapped pairs between armies `elo` apart, as engine self-play
+/// plays them: a game whose expected score (for the side tested) is `q`
+/// is drawn with probability `draw_at_equal·4q(1-q)` (the draw rate of
+/// equal sides, thinning as one side dominates) and otherwise won with
+/// the probability that keeps the expected score `q`. White is
+/// `white_edge` Elo stronger, and each pair's opening favours one colour
+/// (drawn at random) by `opening_spread` Elo, which correlates the two
+/// games of a pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairModel {
+    /// The tested side minus its opponent, Elo.
+    pub elo: f64,
+    /// Draw rate between equal sides (0 to 0.5).
+    pub draw_at_equal: f64,
+    /// White's advantage, Elo.
+    pub white_edge: f64,
+    /// How much an opening favours one colour, Elo.
+    pub opening_spread: f64,
+}
+
+impl PairModel {
+    fn game(&self, elo: f64, rng: &mut impl Rng) -> u8 {
+        let q = elo_to_score(elo);
+        let draw = self.draw_at_equal.clamp(0.0, 0.5) * 4.0 * q * (1.0 - q);
+        let win = q - draw / 2.0;
+        let u: f64 = rng.random();
+        if u < win {
+            2
+        } else if u < win + draw {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// One pair: the tested side's half points over its game with White
+    /// and its game with Black (0..=4).
+    pub fn pair(&self, rng: &mut impl Rng) -> u8 {
+        let opening = if rng.random::<bool>() {
+            self.opening_spread
+        } else {
+            -self.opening_spread
+        };
+        let white = self.white_edge + opening;
+        self.game(self.elo + white, rng) + self.game(self.elo - white, rng)
+    }
 }

@@ -71,8 +71,7 @@ impl<'v> TexelData<'v> {
                 .map(|g| (g.game_id, g.white_score))
                 .collect();
             for m in read_moves(log)? {
-                let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id))
-                else {
+                let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id)) else {
                     continue;
                 };
                 let pos = Position::from_fen(variant, fen).with_context(|| {
@@ -82,7 +81,7 @@ impl<'v> TexelData<'v> {
                     continue;
                 }
                 let labelled = Labelled { pos, result };
-                if GameId::decode(m.game_id).pair % 10 == 0 {
+                if GameId::decode(m.game_id).pair.is_multiple_of(10) {
                     data.held_out.push(labelled);
                 } else {
                     data.train.push(labelled);
@@ -187,9 +186,8 @@ pub fn tune(
     mut progress: impl FnMut(usize, i32, f64),
 ) -> TexelOutcome {
     let k = fit_scale(&data.train, variant, start);
-    let error_of = |params: &EvalParams| {
-        mean_error(&data.train, &Evaluator::new(variant, params), k)
-    };
+    let error_of =
+        |params: &EvalParams| mean_error(&data.train, &Evaluator::new(variant, params), k);
     let train_error_before = error_of(start);
     let mut best = start.clone();
     let mut best_error = train_error_before;
@@ -225,9 +223,8 @@ pub fn tune(
             step /= 2;
         }
     }
-    let held_out = |params: &EvalParams| {
-        mean_error(&data.held_out, &Evaluator::new(variant, params), k)
-    };
+    let held_out =
+        |params: &EvalParams| mean_error(&data.held_out, &Evaluator::new(variant, params), k);
     let changed = start
         .weights()
         .into_iter()

@@ -89,9 +89,20 @@ pub struct AdjudicationFile {
 #[derive(Deserialize, Debug, Clone, Default)]
 #[serde(deny_unknown_fields)]
 pub struct StopFile {
+    /// `fixed` (default) or `sequential-equivalence`.
+    pub design: Option<super::stop::DesignName>,
     /// Game pairs per matchup (the most, with SPRT).
     pub pairs: Option<u64>,
     pub sprt: Option<SprtFile>,
+    /// The sequential design: pairs per matchup at most, pairs between
+    /// looks, games for the whole study, margin (pawns per piece), error
+    /// rate per kind of claim, spending function.
+    pub max_pairs: Option<u64>,
+    pub look_every: Option<u64>,
+    pub budget_games: Option<u64>,
+    pub margin: Option<f64>,
+    pub alpha: Option<f64>,
+    pub spending: Option<super::stop::Spending>,
 }
 
 #[derive(Deserialize, Debug, Clone)]

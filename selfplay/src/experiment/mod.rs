@@ -4,7 +4,8 @@
 //! An experiment names a variant (with optional rule overrides), armies (the
 //! variant's start position for one side, with substitutions such as
 //! "knights become nightriders"), matchups between armies, engine settings,
-//! openings, adjudication and a stop rule (a number of game pairs, or SPRT).
+//! openings, adjudication and a stop rule (a number of game pairs, an SPRT,
+//! or the sequential-equivalence design).
 //! Generators write the armies and matchups for the lab's questions:
 //! `class-equivalence`, `imbalance`, `pawn-odds` and `round-robin`.
 
@@ -12,6 +13,7 @@ mod army;
 mod engine;
 mod file;
 mod generate;
+mod stop;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -25,10 +27,13 @@ use pocketlab_core::{Position, Square, Variant};
 pub use army::{Army, pieces_exchanged, same_setup, start_fen};
 pub use engine::{DEFAULT_NODES, EngineSettings, Program, UciEngine, UciVariant};
 use file::{EngineFile, ExperimentFile};
+pub use stop::{
+    DEFAULT_ALPHA, DEFAULT_MARGIN_PAWNS, DesignName, SequentialStop, Spending, StopDesign,
+    StopRule, look_schedule,
+};
 
 use crate::files::read_text;
 use crate::log::GameId;
-use crate::sprt::Sprt;
 use crate::variant_files;
 
 /// Documented limits, checked when an experiment loads (before any game).
@@ -49,6 +54,8 @@ pub mod limits {
     pub const MAX_MOVETIME_MS: u64 = 3_600_000;
     /// The longest wait for an external engine's answer, milliseconds.
     pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+    /// Looks of a sequential design (stages of a study).
+    pub const MAX_LOOKS: usize = 1000;
 }
 
 /// Why an experiment file was rejected: file, key and reason.
@@ -98,12 +105,6 @@ pub struct Adjudication {
     pub draw_score: i32,
     pub draw_moves: u32,
     pub draw_after_ply: u32,
-}
-
-#[derive(Clone, Debug)]
-pub struct StopRule {
-    pub pairs: u64,
-    pub sprt: Option<Sprt>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -352,25 +353,9 @@ impl Experiment {
                 "scores are magnitudes: use 0 to turn a rule off, not a negative number",
             ));
         }
-        let pairs = f.stop.pairs.unwrap_or(100);
-        if pairs == 0 {
-            return Err(cx.err("stop.pairs", "zero game pairs: nothing would be played"));
-        }
-        if pairs > limits::MAX_PAIRS {
-            return Err(cx.err(
-                "stop.pairs",
-                format!("{pairs} pairs: at most {} per matchup", limits::MAX_PAIRS),
-            ));
-        }
         const _: () = assert!(limits::MAX_PAIRS <= GameId::MAX_PAIRS);
         const _: () = assert!(limits::MAX_MATCHUPS as u64 <= GameId::MAX_MATCHUPS);
-        let sprt = match &f.stop.sprt {
-            Some(s) => Some(
-                Sprt::new(s.elo0, s.elo1, s.alpha, s.beta)
-                    .map_err(|e| cx.err("stop.sprt", e.to_string()))?,
-            ),
-            None => None,
-        };
+        let stop = stop::stop_rule(&cx, &f.stop, matchups.len())?;
         let chunk_games = f.log.chunk_games.unwrap_or(64);
         if !(1..=limits::MAX_CHUNK_GAMES).contains(&chunk_games) {
             return Err(cx.err(
@@ -394,7 +379,7 @@ impl Experiment {
             matchups,
             openings,
             adjudication,
-            stop: StopRule { pairs, sprt },
+            stop,
             log,
             source_hash: stable_hash(text.as_bytes()),
             source_text: text.to_owned(),

@@ -21,8 +21,10 @@ use super::files::{remove_stale, write_atomic};
 pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, RenderError> {
     let training = report.training.is_some();
     let colours = report.colour_values.is_some();
+    let adaptive = report.adaptive.is_some();
     type Table = Option<Result<Vec<u8>, csv::Error>>;
-    let tables: [(&str, Table); 11] = [
+    let tables: [(&str, Table); 12] = [
+        ("looks", adaptive.then(|| table(&looks(report)))),
         ("matchups", Some(table(&matchups(report)))),
         ("ratings", Some(table(&ratings(report)))),
         ("verdicts", Some(table(&verdicts(report)))),
@@ -472,6 +474,39 @@ fn learned_values(report: &Report) -> Vec<LearnedRow<'_>> {
             pocket_hi: Num(p.pocket_interval.1),
             learned_relative: Num(p.learned_relative),
             direct_relative: p.direct_relative.map(Num),
+        })
+        .collect()
+}
+
+/// A sequential study: per matchup, how the design ended it.
+#[derive(Serialize, Default)]
+struct LookRow<'a> {
+    matchup: &'a str,
+    pair: &'a str,
+    outcome: &'a str,
+    look: usize,
+    looks_planned: usize,
+    pairs: u64,
+    games: u64,
+    more_pairs_needed: Option<u64>,
+}
+
+fn looks(report: &Report) -> Vec<LookRow<'_>> {
+    let Some(a) = &report.adaptive else {
+        return Vec::new();
+    };
+    a.matchups
+        .iter()
+        .chain(&a.calibration)
+        .map(|m| LookRow {
+            matchup: &m.name,
+            pair: &m.label,
+            outcome: m.status.as_str(),
+            look: m.look,
+            looks_planned: a.looks_planned,
+            pairs: m.pairs,
+            games: m.games,
+            more_pairs_needed: m.more_pairs_needed,
         })
         .collect()
 }

@@ -3,6 +3,7 @@
 //! them, and how to reproduce everything last. Each submodule writes one
 //! section into the shared [`Doc`].
 
+mod adaptive;
 mod balance;
 mod calibration;
 mod colours;
@@ -20,6 +21,7 @@ use super::doc::{Doc, Tone};
 
 pub(super) const WHAT_WAS_ASKED: &str = "What was asked";
 pub(super) const VERDICTS: &str = "Verdicts";
+pub(super) const ADAPTIVE: &str = "Sequential design: looks and games";
 pub(super) const RATINGS: &str = "Ratings and head-to-head results";
 pub(super) const MATCHUPS: &str = "All matchups";
 pub(super) const BALANCE: &str = "Game balance";
@@ -38,6 +40,7 @@ pub(super) fn build(report: &Report) -> Doc {
     };
     intro::write(&mut doc, report);
     verdicts::write(&mut doc, report);
+    adaptive::write(&mut doc, report);
     ratings::write(&mut doc, report);
     matchups::write(&mut doc, report);
     balance::write(&mut doc, report);

@@ -28,12 +28,24 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         return;
     }
     let margin = fixed(report.margin_pawns, 2);
+    let ci = if report.adaptive.is_some() {
+        "95% RCI"
+    } else {
+        "95% CI"
+    };
     doc.aside(format!(
         "Each pair of pieces gets one of three verdicts. Equivalent (green): the difference is within ±{margin} pawns \
          per piece with 95% confidence. Different (red): one piece is stronger, beyond chance. Inconclusive (amber): \
          more games are needed to tell, and the row says about how many. Differences are the first piece minus the \
          second: per piece (the armies' difference divided by the pieces each matchup exchanges, pair effects \
-         included) and for the armies. Pawn intervals include the uncertainty of the pawn's Elo value."
+         included) and for the armies. Pawn intervals include the uncertainty of the pawn's Elo value.{}",
+        if report.adaptive.is_some() {
+            " Under the sequential design each verdict was made at a look of the study, and the intervals \
+             are repeated confidence intervals (RCI) at the pair's last look: they hold whatever look \
+             stopped it."
+        } else {
+            ""
+        }
     ));
 
     for group in &report.groups {
@@ -49,9 +61,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             ("Pair", Align::Left),
             ("Verdict", Align::Left),
             ("In plain words", Align::Left),
-            ("Per piece in pawns (95% CI)", Align::Right),
-            ("Armies in pawns (95% CI)", Align::Right),
-            ("Armies in Elo (95% CI)", Align::Right),
+            (&format!("Per piece in pawns ({ci})"), Align::Right),
+            (&format!("Armies in pawns ({ci})"), Align::Right),
+            (&format!("Armies in Elo ({ci})"), Align::Right),
             ("Games (pairs)", Align::Right),
         ]);
         table.badge_column = Some(1);
