@@ -7,15 +7,17 @@ use pocketlab_selfplay::Experiment;
 
 #[test]
 fn every_shipped_experiment_file_is_valid() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/experiments");
+    let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "toml") {
-            let exp = Experiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert!(!exp.matchups.is_empty(), "{}", path.display());
-            checked += 1;
+    for dir in ["experiments", "tuning"] {
+        for entry in std::fs::read_dir(configs.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let exp = Experiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                assert!(!exp.matchups.is_empty(), "{}", path.display());
+                checked += 1;
+            }
         }
     }
-    assert!(checked >= 10, "found only {checked} experiment files");
+    assert!(checked >= 12, "found only {checked} experiment files");
 }

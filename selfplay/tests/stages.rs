@@ -41,9 +41,10 @@ slots = "N"
 kind = "pawn-odds"
 "#;
 
-/// Stages of 2 pairs up to 6; matchup 0 stops after stage 1 unless it
-/// scored exactly half (a rule that depends on logged results only); the
-/// others play every stage.
+/// Stages of 2 pairs up to 6, each planned once the logged results of
+/// the stage before are complete; matchup 0 stops after stage 1 (whatever
+/// it scored, so the test does not hang on the engine's play); the others
+/// play every stage.
 struct Toy;
 
 impl StagePlanner for Toy {
@@ -62,13 +63,7 @@ impl StagePlanner for Toy {
                     matchups: active,
                 }));
             }
-            active.retain(|&m| {
-                let sum: u32 = scores[m][..to as usize]
-                    .iter()
-                    .map(|s| u32::from(s.unwrap()))
-                    .sum();
-                m != 0 || sum == 2 * to as u32
-            });
+            active.retain(|&m| m != 0);
             if active.is_empty() {
                 return Ok(None);
             }
