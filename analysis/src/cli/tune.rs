@@ -7,6 +7,7 @@ use clap::Args;
 use pocketlab_core::engine::EvalParams;
 use pocketlab_selfplay::log::open_log;
 
+use crate::training::load_params;
 use crate::training::texel::{TexelData, TexelOptions, tune};
 
 #[derive(Debug, Args)]
@@ -32,11 +33,7 @@ pub struct TuneArgs {
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let start = match &args.params {
         None => EvalParams::default(),
-        Some(path) => {
-            let text = pocketlab_selfplay::files::read_text(path)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            EvalParams::from_toml(&path.display().to_string(), &text)?
-        }
+        Some(path) => load_params(path)?,
     };
     let exp = open_log(&args.logs[0])?.experiment()?;
     let variant = &exp.variant;

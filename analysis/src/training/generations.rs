@@ -193,12 +193,7 @@ pub fn train(
     let initial_params = root.join("initial-params.toml");
     if !initial_params.exists() {
         let params = match &file.eval {
-            Some(p) => {
-                let path = dir.join(p);
-                let text = pocketlab_selfplay::files::read_text(&path)
-                    .with_context(|| path.display().to_string())?;
-                EvalParams::from_toml(&path.display().to_string(), &text)?
-            }
+            Some(p) => super::load_params(&dir.join(p))?,
             None => EvalParams::default(),
         };
         write_whole(&initial_params, &params.to_toml())?;
@@ -228,8 +223,7 @@ pub fn train(
         if params_path != own_params {
             write_whole(&own_params, &std::fs::read_to_string(&params_path)?)?;
         }
-        let params_text = std::fs::read_to_string(&params_path)?;
-        let params = EvalParams::from_toml(&params_path.display().to_string(), &params_text)?;
+        let params = super::load_params(&params_path)?;
         let mut rng = ChaCha8Rng::seed_from_u64(file.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9));
         let mut armies = random_armies(&variant, file.random_armies, &mut rng);
         // Some armies stay the variant's own, so the positions of the game

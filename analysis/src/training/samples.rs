@@ -58,6 +58,34 @@ impl FeatureSpace {
     }
 }
 
+/// Calls `visit` with each quiet logged position of `log` (positions come
+/// from the moves table's `fen` column), its game's id and White's score in
+/// that game.
+pub fn for_each_quiet_position<'v>(
+    log: &Path,
+    variant: &'v Variant,
+    eval: &Evaluator,
+    mut visit: impl FnMut(Position<'v>, u64, f64),
+) -> anyhow::Result<()> {
+    let results: HashMap<u64, f64> = read_games(log)?
+        .into_iter()
+        .map(|g| (g.game_id, g.white_score))
+        .collect();
+    let mut buffer = MoveList::new();
+    for m in read_moves(log)? {
+        let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id)) else {
+            continue;
+        };
+        let pos = Position::from_fen(variant, fen).map_err(|e| {
+            anyhow::anyhow!("{}: game {}, ply {}: {e}", log.display(), m.game_id, m.ply)
+        })?;
+        if is_quiet(&pos, eval, &mut buffer) {
+            visit(pos, m.game_id, result);
+        }
+    }
+    Ok(())
+}
+
 /// Quiet logged positions of `log`, with features, offsets and results.
 pub fn samples_from_log(
     log: &Path,
@@ -65,22 +93,9 @@ pub fn samples_from_log(
     eval: &Evaluator,
     space: &FeatureSpace,
 ) -> anyhow::Result<Vec<Sample>> {
-    let results: HashMap<u64, f64> = read_games(log)?
-        .into_iter()
-        .map(|g| (g.game_id, g.white_score))
-        .collect();
     let prior = space.prior(eval);
-    let mut buffer = MoveList::new();
     let mut out = Vec::new();
-    for m in read_moves(log)? {
-        let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id)) else {
-            continue;
-        };
-        let pos = Position::from_fen(variant, fen)
-            .map_err(|e| anyhow::anyhow!("{}: game {}: {e}", log.display(), m.game_id))?;
-        if !is_quiet(&pos, eval, &mut buffer) {
-            continue;
-        }
+    for_each_quiet_position(log, variant, eval, |pos, game, result| {
         let features = space.features(&pos);
         let stm = f64::from(eval.evaluate(&pos));
         let white_view = if pos.side_to_move() == Color::White {
@@ -93,9 +108,9 @@ pub fn samples_from_log(
             features,
             offset: white_view - material,
             result,
-            game: m.game_id,
-            pair: pair_of_game(m.game_id),
+            game,
+            pair: pair_of_game(game),
         });
-    }
+    })?;
     Ok(out)
 }

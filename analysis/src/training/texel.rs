@@ -18,13 +18,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 use pocketlab_core::engine::{EvalParams, Evaluator};
-use pocketlab_core::{Color, MoveList, Position, Variant};
-use pocketlab_selfplay::log::{GameId, open_log, read_games, read_moves};
+use pocketlab_core::{Color, Position, Variant};
+use pocketlab_selfplay::log::{GameId, open_log};
 use rayon::prelude::*;
 
-use crate::quiet::is_quiet;
+use super::samples::for_each_quiet_position;
 
 /// One position with its game's result.
 #[derive(Clone, Debug)]
@@ -54,10 +54,8 @@ impl<'v> TexelData<'v> {
             train: Vec::new(),
             held_out: Vec::new(),
         };
-        let mut buffer = MoveList::new();
         for log in logs {
-            let logged = open_log(log)?;
-            let exp = logged.experiment()?;
+            let exp = open_log(log)?.experiment()?;
             if exp.variant.name != variant.name {
                 bail!(
                     "{}: a log of variant '{}', not '{}': tune one variant at a time",
@@ -66,27 +64,14 @@ impl<'v> TexelData<'v> {
                     variant.name
                 );
             }
-            let results: std::collections::HashMap<u64, f64> = read_games(log)?
-                .into_iter()
-                .map(|g| (g.game_id, g.white_score))
-                .collect();
-            for m in read_moves(log)? {
-                let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id)) else {
-                    continue;
-                };
-                let pos = Position::from_fen(variant, fen).with_context(|| {
-                    format!("{}: game {}, ply {}", log.display(), m.game_id, m.ply)
-                })?;
-                if !is_quiet(&pos, &eval, &mut buffer) {
-                    continue;
-                }
+            for_each_quiet_position(log, variant, &eval, |pos, game, result| {
                 let labelled = Labelled { pos, result };
-                if GameId::decode(m.game_id).pair.is_multiple_of(10) {
+                if GameId::decode(game).pair.is_multiple_of(10) {
                     data.held_out.push(labelled);
                 } else {
                     data.train.push(labelled);
                 }
-            }
+            })?;
         }
         if data.train.is_empty() {
             bail!(
@@ -191,13 +176,13 @@ pub fn tune(
     let train_error_before = error_of(start);
     let mut best = start.clone();
     let mut best_error = train_error_before;
-    let keys: Vec<String> = start.weights().into_iter().map(|(key, _)| key).collect();
+    let weights = start.weights().len();
     let mut step = options.first_step.max(1);
     let mut passes = 0;
     while passes < options.max_passes {
         passes += 1;
         let mut moved = false;
-        for (i, _) in keys.iter().enumerate() {
+        for i in 0..weights {
             for delta in [step, -step] {
                 let mut candidate = best.clone();
                 let mut weights = candidate.weights_mut();
