@@ -24,6 +24,9 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 tasks=3
 work=$(mktemp -d /tmp/pocketlab-slurm.XXXXXX)
 echo "work directory: $work"
+# The job scripts call `pocketlab` from PATH, whatever the binary is named.
+mkdir -p "$work/bin"
+ln -s "$bin" "$work/bin/pocketlab"
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
   apt-get update -qq
@@ -87,7 +90,7 @@ experiment=$work/quick.toml
 sed 's/^pairs = .*/pairs = 12/' "$repo/configs/experiments/quick.toml" >"$experiment"
 shared=$work/shared/log
 cmd=(sbatch --parsable --array=1-$tasks --cpus-per-task=1 --mem=1G
-  --output="$work/task-%A-%a.out" --export=ALL,PATH="$(dirname "$bin"):$PATH"
+  --output="$work/task-%A-%a.out" --export=ALL,PATH="$work/bin:$PATH"
   "$repo/configs/cluster/slurm-array.sh" "$experiment" "$shared")
 echo "submitting: ${cmd[*]}"
 job=$(cd "$work" && "${cmd[@]}")
@@ -128,7 +131,7 @@ sed -e '/^pairs = /d' -e 's/^\[stop\]$/[stop]\ndesign = "sequential-equivalence"
   "$repo/configs/experiments/quick.toml" >"$staged"
 printf '\n[[generators]]\nkind = "pawn-odds"\n' >>"$staged"
 echo "submitting the stages: slurm-stages.sh $staged $work/staged/log $tasks"
-chain=$(cd "$work" && PATH="$(dirname "$bin"):$PATH" \
+chain=$(cd "$work" && PATH="$work/bin:$PATH" \
   SBATCH_OPTIONS="--cpus-per-task=1 --mem=1G --output=$work/stage-%x-%a.out" \
   bash "$repo/configs/cluster/slurm-stages.sh" "$staged" "$work/staged/log" "$tasks")
 echo "$chain"
