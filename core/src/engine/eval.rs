@@ -157,9 +157,9 @@ impl Evaluator {
         });
         // What each side's pieces attack, for king danger and threats.
         let mut attacks = ByColor::new_with(|_| Bitboard::EMPTY);
-        // Each side's non-royal pieces: square, value, capture reach (a
-        // board holds at most 64 pieces; no allocation per evaluation).
-        let mut pieces = ByColor::new_with(|_| PieceList::default());
+        // What each side's non-royal pieces of each type attack, for
+        // threats by lesser pieces.
+        let mut reach_by_type = ByColor::new_with(|_| [Bitboard::EMPTY; MAX_PIECE_TYPES]);
         let mut danger = ByColor {
             white: 0i64,
             black: 0i64,
@@ -198,7 +198,7 @@ impl Evaluator {
                     }
                     let (targets, reach) = m.targets_and_capture_reach(sq, occ, theirs);
                     attacks[color] |= reach;
-                    pieces[color].push(sq, value, reach);
+                    reach_by_type[color][kind.index()] |= reach;
                     move_reach[color][kind.index()] |= targets & !occ;
                     if track_mobility {
                         let extra = i64::from(targets.count())
@@ -247,24 +247,28 @@ impl Evaluator {
             if units > 0 {
                 mg[color] -= (units * units / 4096).min(i64::from(k.cap));
             }
-            // Threats against our pieces.
-            for &(sq, value, _) in pieces[color].as_slice() {
-                if !attacks[them].contains(sq) {
+            // Threats against our pieces: attacked and undefended, and
+            // attacked by an enemy piece of lower value.
+            for &kind in &self.piece_types {
+                let attacked = pos.pieces(color, kind) & attacks[them];
+                if kind == self.royal || attacked.is_empty() {
                     continue;
                 }
-                if !attacks[color].contains(sq) {
-                    mg[color] += i64::from(p.hanging.mg);
-                    eg[color] += i64::from(p.hanging.eg);
-                }
-                let lesser = pieces[them]
-                    .as_slice()
+                let hanging = i64::from((attacked & !attacks[color]).count());
+                mg[color] += hanging * i64::from(p.hanging.mg);
+                eg[color] += hanging * i64::from(p.hanging.eg);
+                let value = self.values[kind.index()];
+                let lesser_reach = self
+                    .piece_types
                     .iter()
-                    .any(|&(_, attacker, reach)| attacker < value && reach.contains(sq));
-                if lesser {
-                    let hundreds = i64::from(value.clamp(0, 2_000) / 100);
-                    mg[color] += i64::from(p.threat_by_lesser.mg) * hundreds;
-                    eg[color] += i64::from(p.threat_by_lesser.eg) * hundreds;
-                }
+                    .filter(|&&t| self.values[t.index()] < value)
+                    .fold(Bitboard::EMPTY, |acc, &t| {
+                        acc | reach_by_type[them][t.index()]
+                    });
+                let threatened = i64::from((attacked & lesser_reach).count());
+                let hundreds = i64::from(value.clamp(0, 2_000) / 100);
+                mg[color] += threatened * i64::from(p.threat_by_lesser.mg) * hundreds;
+                eg[color] += threatened * i64::from(p.threat_by_lesser.eg) * hundreds;
             }
         }
         let full = i64::from(self.full_phase);
@@ -335,33 +339,6 @@ impl Evaluator {
             }
         }
         mg[color] += i64::from(self.shield_count(pos, color)) * i64::from(p.king_shield);
-    }
-}
-
-/// A side's pieces for one evaluation, on the stack.
-#[derive(Clone, Copy)]
-struct PieceList {
-    entries: [(Square, i32, Bitboard); 64],
-    len: usize,
-}
-
-impl Default for PieceList {
-    fn default() -> PieceList {
-        PieceList {
-            entries: [(Square::A1, 0, Bitboard::EMPTY); 64],
-            len: 0,
-        }
-    }
-}
-
-impl PieceList {
-    fn push(&mut self, sq: Square, value: i32, reach: Bitboard) {
-        self.entries[self.len] = (sq, value, reach);
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[(Square, i32, Bitboard)] {
-        &self.entries[..self.len]
     }
 }
 
