@@ -4,13 +4,17 @@
 //! differ from square to square (initial-rank moves; square-dependent pieces).
 //! Rays along ranks, files and diagonals use the magic slider lookups masked
 //! by the squares the piece may reach; every other ray (nightrider lines) is
-//! walked step by step.
+//! tabled per square and cut at its first occupied square by a bit scan.
 
 use crate::betza::{MoveRule, Ray};
 use crate::sliders::{bishop_attacks, rook_attacks};
 use crate::types::{Bitboard, Color, Square};
 
-/// A non-unit ray (nightrider and the like), walked at run time.
+/// A non-unit ray (nightrider and the like). Its squares from each start,
+/// in either direction, are tabled: along a ray every step adds the same
+/// number to the square index, so the nearest occupied square is the lowest
+/// or the highest bit of the ray's occupied squares, and no ray is walked
+/// at run time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WalkedRay {
     pub dx: i8,
@@ -21,28 +25,105 @@ pub struct WalkedRay {
     pub capture: bool,
     /// Squares this ray may start from.
     pub from: Bitboard,
+    lines: Box<RayLines>,
+}
+
+/// A ray's squares from every square, steps 1 to `max_steps`, forwards and
+/// backwards, and the part of each at `min_steps` or more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RayLines {
+    forward: [Bitboard; 64],
+    forward_far: [Bitboard; 64],
+    backward: [Bitboard; 64],
+    backward_far: [Bitboard; 64],
+}
+
+/// The squares of `line` from its start up to and including its first
+/// square in `occupied`, for a line whose square indices grow (`ascending`)
+/// or shrink step by step.
+#[inline]
+fn up_to_first_blocker(line: Bitboard, occupied: Bitboard, ascending: bool) -> Bitboard {
+    let blockers = (line & occupied).0;
+    if blockers == 0 {
+        return line;
+    }
+    let keep = if ascending {
+        // Bits up to the lowest blocker, inclusive.
+        blockers ^ blockers.wrapping_sub(1)
+    } else {
+        // Bits from the highest blocker up.
+        !((1u64 << (63 - blockers.leading_zeros())) - 1)
+    };
+    Bitboard(line.0 & keep)
 }
 
 impl WalkedRay {
+    fn new(
+        dx: i8,
+        dy: i8,
+        (min_steps, max_steps): (u8, u8),
+        (quiet, capture): (bool, bool),
+        from: Bitboard,
+    ) -> WalkedRay {
+        let mut lines = Box::new(RayLines {
+            forward: [Bitboard::EMPTY; 64],
+            forward_far: [Bitboard::EMPTY; 64],
+            backward: [Bitboard::EMPTY; 64],
+            backward_far: [Bitboard::EMPTY; 64],
+        });
+        for start in Square::all() {
+            for (sign, all, far) in [
+                (1, &mut lines.forward, &mut lines.forward_far),
+                (-1, &mut lines.backward, &mut lines.backward_far),
+            ] {
+                let mut cur = start;
+                for step in 1..=max_steps {
+                    let Some(next) = cur.offset(sign * dx, sign * dy) else {
+                        break;
+                    };
+                    all[start.index()] = all[start.index()].with(next);
+                    if step >= min_steps {
+                        far[start.index()] = far[start.index()].with(next);
+                    }
+                    cur = next;
+                }
+            }
+        }
+        WalkedRay {
+            dx,
+            dy,
+            min_steps,
+            max_steps,
+            quiet,
+            capture,
+            from,
+            lines,
+        }
+    }
+
+    /// Whether square indices grow along the ray (forwards).
+    #[inline]
+    fn ascends(&self) -> bool {
+        self.dy > 0 || (self.dy == 0 && self.dx > 0)
+    }
+
     /// Squares reached from `from`: every square up to and including the
     /// first occupied one, within the step bounds.
     #[inline]
     pub fn reach(&self, from: Square, occupied: Bitboard) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        let mut cur = from;
-        for step in 1..=self.max_steps {
-            let Some(next) = cur.offset(self.dx, self.dy) else {
-                break;
-            };
-            if step >= self.min_steps {
-                out = out.with(next);
-            }
-            if occupied.contains(next) {
-                break;
-            }
-            cur = next;
-        }
-        out
+        let i = from.index();
+        up_to_first_blocker(self.lines.forward[i], occupied, self.ascends())
+            & self.lines.forward_far[i]
+    }
+
+    /// Squares that reach `to` along this ray: every square back from `to`
+    /// up to and including the first occupied one, within the step bounds
+    /// (where the ray may start is not checked).
+    #[inline]
+    fn reach_back(&self, to: Square, occupied: Bitboard) -> Bitboard {
+        let i = to.index();
+        up_to_first_blocker(self.lines.backward[i], occupied, !self.ascends())
+            & self.lines.backward_far[i]
     }
 }
 
@@ -162,24 +243,27 @@ impl PieceMoves {
                         }
                     }
                 } else {
-                    let walked = WalkedRay {
-                        dx,
-                        dy,
-                        min_steps: ray.min_steps,
-                        max_steps: ray.max_steps,
-                        quiet: rule.mode.quiet,
-                        capture: rule.mode.capture,
-                        from: *region,
+                    let same_ray = |w: &WalkedRay| {
+                        (w.dx, w.dy, w.min_steps, w.max_steps, w.quiet, w.capture)
+                            == (
+                                dx,
+                                dy,
+                                ray.min_steps,
+                                ray.max_steps,
+                                rule.mode.quiet,
+                                rule.mode.capture,
+                            )
                     };
                     // Merge identical rays that differ only in where they start.
-                    match m.walked.iter_mut().find(|w| {
-                        WalkedRay {
-                            from: w.from,
-                            ..walked.clone()
-                        } == **w
-                    }) {
+                    match m.walked.iter_mut().find(|w| same_ray(w)) {
                         Some(existing) => existing.from |= *region,
-                        None => m.walked.push(walked),
+                        None => m.walked.push(WalkedRay::new(
+                            dx,
+                            dy,
+                            (ray.min_steps, ray.max_steps),
+                            (rule.mode.quiet, rule.mode.capture),
+                            *region,
+                        )),
                     }
                 }
             }
@@ -300,19 +384,7 @@ impl PieceMoves {
         }
         if self.has_walked_capture {
             for w in self.walked.iter().filter(|w| w.capture) {
-                let mut cur = sq;
-                for step in 1..=w.max_steps {
-                    let Some(prev) = cur.offset(-w.dx, -w.dy) else {
-                        break;
-                    };
-                    if step >= w.min_steps && w.from.contains(prev) {
-                        out = out.with(prev);
-                    }
-                    if occupied.contains(prev) {
-                        break;
-                    }
-                    cur = prev;
-                }
+                out |= w.reach_back(sq, occupied) & w.from;
             }
         }
         out
@@ -331,25 +403,9 @@ impl PieceMoves {
             out |= bishop_attacks(sq, occupied) & self.rev_diag_capture[i] & candidates;
         }
         if self.has_walked_capture {
-            for w in &self.walked {
-                if !w.capture {
-                    continue;
-                }
-                // Walk backwards from the target to the first piece.
-                let mut cur = sq;
-                for step in 1..=w.max_steps {
-                    let Some(prev) = cur.offset(-w.dx, -w.dy) else {
-                        break;
-                    };
-                    if occupied.contains(prev) {
-                        if step >= w.min_steps && candidates.contains(prev) && w.from.contains(prev)
-                        {
-                            out = out.with(prev);
-                        }
-                        break;
-                    }
-                    cur = prev;
-                }
+            for w in self.walked.iter().filter(|w| w.capture) {
+                // Back from the target, only the first piece can capture.
+                out |= w.reach_back(sq, occupied) & occupied & candidates & w.from;
             }
         }
         out
