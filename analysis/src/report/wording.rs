@@ -170,6 +170,11 @@ pub(super) fn adaptive_how(
         Some(Plan::MoreCalibration) => {
             ": the pawn unit is too uncertain for more pairs of it to settle it".to_owned()
         }
+        Some(Plan::BoundaryAhead) => {
+            ": a fixed-sample test would already call it, but this look's boundary is stricter \
+             (kept so that every look together holds the error rate)"
+                .to_owned()
+        }
         None => String::new(),
     };
     match status {

@@ -153,6 +153,11 @@ pub enum Plan {
     /// unit is this uncertain, nor a difference this small: the pawn-odds
     /// calibration needs more pairs.
     MoreCalibration,
+    /// A sequential design's look: the data so far would settle a
+    /// fixed-sample test at this level, but the look's boundary, stricter
+    /// than the fixed test's while looks remain, is not crossed. The pair
+    /// is decided at a later look if the difference holds.
+    BoundaryAhead,
 }
 
 /// The conclusion about one comparison.

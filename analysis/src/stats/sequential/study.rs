@@ -475,7 +475,7 @@ impl<'d> Study<'d> {
             let need = match records[m].last.and_then(|l| l.plan) {
                 Some(Plan::MorePairs(p)) => p,
                 Some(Plan::MoreCalibration) => u64::MAX,
-                None => 0,
+                Some(Plan::BoundaryAhead) | None => 0,
             };
             (need, m)
         });
@@ -515,9 +515,9 @@ fn plan(unit: &PawnUnit, margin: f64, level: f64, e: &LookEstimate, pieces: u32)
         .map(|o| o.verdict)
     {
         Ok(Verdict::Inconclusive { plan }) => plan,
-        Ok(_) => Plan::MorePairs(1),
+        Ok(_) => Plan::BoundaryAhead,
         // A one-sided score: its difference is plain, the next look shows it.
-        Err(_) => Plan::MorePairs(1),
+        Err(_) => Plan::BoundaryAhead,
     }
 }
 
@@ -558,6 +558,30 @@ mod tests {
                 a_has_more: true,
             },
         ]
+    }
+
+    #[test]
+    fn a_difference_a_fixed_test_would_call_waits_for_the_boundary_not_for_pairs() {
+        let unit = PawnUnit::Exact {
+            elo_per_pawn: 100.0,
+        };
+        let estimate = |elo: f64| LookEstimate {
+            pairs: 50,
+            score: 0.5,
+            score_std_error: 0.03,
+            elo,
+            elo_std_error: 20.0,
+        };
+        // 100 Elo at a standard error of 20: plain at a fixed sample.
+        assert_eq!(
+            plan(&unit, 0.25, 0.05, &estimate(100.0), 1),
+            Plan::BoundaryAhead
+        );
+        // 20 Elo: neither claim yet; more pairs would settle it.
+        assert!(matches!(
+            plan(&unit, 0.25, 0.05, &estimate(20.0), 1),
+            Plan::MorePairs(n) if n > 1
+        ));
     }
 
     #[test]
