@@ -218,31 +218,18 @@ impl Position<'_> {
                 }
             }
             for w in m.walked.iter().filter(|w| w.capture) {
-                // From the royal piece backwards along the ray: our piece, then the rider.
-                let mut cur = king;
-                let mut line = Bitboard::EMPTY;
-                let mut blocker = None;
-                for step in 1..=w.max_steps {
-                    let Some(prev) = cur.offset(-w.dx, -w.dy) else {
-                        break;
-                    };
-                    if occ.contains(prev) {
-                        match blocker {
-                            None if ours.contains(prev) => blocker = Some(prev),
-                            Some(pinned)
-                                if bb.contains(prev)
-                                    && w.from.contains(prev)
-                                    && step >= w.min_steps =>
-                            {
-                                pins.pinned = pins.pinned.with(pinned);
-                                pins.lines.push((pinned, line.with(prev)));
-                                break;
-                            }
-                            _ => break,
-                        }
-                    }
-                    line = line.with(prev);
-                    cur = prev;
+                // From the royal piece backwards along the ray: our piece,
+                // then the rider.
+                let Some(pinned) = (w.line_back(king, occ) & ours).first() else {
+                    continue;
+                };
+                let line = w.line_back(king, occ.without(pinned));
+                let Some(rider) = (line & occ).without(pinned).first() else {
+                    continue;
+                };
+                if bb.contains(rider) && w.from.contains(rider) && w.far_enough_back(king, rider) {
+                    pins.pinned = pins.pinned.with(pinned);
+                    pins.lines.push((pinned, line));
                 }
             }
         }

@@ -116,14 +116,25 @@ impl WalkedRay {
             & self.lines.forward_far[i]
     }
 
+    /// The squares back from `to` along this ray, up to and including the
+    /// first occupied one, nearer than `min_steps` included.
+    #[inline]
+    pub(crate) fn line_back(&self, to: Square, occupied: Bitboard) -> Bitboard {
+        up_to_first_blocker(self.lines.backward[to.index()], occupied, !self.ascends())
+    }
+
+    /// Whether `from` is at least `min_steps` back from `to` on this ray.
+    #[inline]
+    pub(crate) fn far_enough_back(&self, to: Square, from: Square) -> bool {
+        self.lines.backward_far[to.index()].contains(from)
+    }
+
     /// Squares that reach `to` along this ray: every square back from `to`
     /// up to and including the first occupied one, within the step bounds
     /// (where the ray may start is not checked).
     #[inline]
     fn reach_back(&self, to: Square, occupied: Bitboard) -> Bitboard {
-        let i = to.index();
-        up_to_first_blocker(self.lines.backward[i], occupied, !self.ascends())
-            & self.lines.backward_far[i]
+        self.line_back(to, occupied) & self.lines.backward_far[to.index()]
     }
 }
 
