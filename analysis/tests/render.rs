@@ -13,9 +13,10 @@ use std::sync::OnceLock;
 
 use pocketlab_analysis::report::model::{
     AdaptiveMatchup, AdaptiveStatus, AdaptiveSummary, Calibration, CalibrationSource, Compared,
-    ExperimentInfo, GameBalance, LearnedPiece, LengthStats, MatchupStats, PairVerdict, PieceUse,
-    PlayerRating, PublishedValue, RatingGroup, Report, ScoreModel, SprtOutcome, TrainingSummary,
-    ValidationMatch, VerdictKind,
+    EvalPieceValue, EvalPieceValues, ExperimentInfo, GameBalance, LearnedPiece, LengthStats,
+    MatchupStats, PairVerdict, PieceUse, PlayerRating, PublishedAgreement, PublishedCheck,
+    PublishedValue, RatingGroup, Report, ScoreModel, SprtOutcome, TrainingSummary, ValidationMatch,
+    VerdictKind,
 };
 use pocketlab_analysis::report::render::{RenderedReport, write_report};
 
@@ -24,13 +25,14 @@ const ELO_PER_PAWN: f64 = 120.0;
 /// knights' or rooks' squares.
 const PIECES: f64 = 2.0;
 
-/// Every section of a training report, in order; the training section is
-/// the only optional one.
-const SECTIONS: [&str; 10] = [
+/// Every section of a training report, in order; the training section and
+/// the published values are the optional ones.
+const SECTIONS: [&str; 11] = [
     "What was asked",
     "Verdicts",
     "Ratings and head-to-head results",
     "All matchups",
+    PUBLISHED,
     "Game balance",
     "Pocket use per piece",
     TRAINING,
@@ -40,6 +42,7 @@ const SECTIONS: [&str; 10] = [
 ];
 
 const TRAINING: &str = "What training learned";
+const PUBLISHED: &str = "Sanity checks: published values";
 
 const PLOTS: [&str; 10] = [
     "group-2-strength",
@@ -117,6 +120,43 @@ fn verdict(
         more_pairs_needed: (kind == VerdictKind::Inconclusive).then_some(400),
         more_calibration_needed: false,
         stopped_early: false,
+    }
+}
+
+fn eval_values(eval: &str, armies: &[&str], pieces: &[(&str, &str, u8, i32)]) -> EvalPieceValues {
+    EvalPieceValues {
+        eval: eval.into(),
+        armies: armies.iter().map(|a| (*a).into()).collect(),
+        pieces: pieces
+            .iter()
+            .map(|&(letter, name, class, centipawns)| EvalPieceValue {
+                letter: letter.into(),
+                name: name.into(),
+                class: Some(class),
+                centipawns,
+            })
+            .collect(),
+    }
+}
+
+fn published(
+    a: &str,
+    b: &str,
+    source: &str,
+    pawns: f64,
+    agreement: PublishedAgreement,
+) -> PublishedCheck {
+    let m = matchup(a, b, 500, 500, 500, None);
+    PublishedCheck {
+        matchup: format!("{a}-vs-{b}"),
+        a: a.into(),
+        b: b.into(),
+        source: source.into(),
+        published_pawns: pawns,
+        lab_pawns: m.pawns,
+        lab_interval: m.pawns_interval,
+        games: m.games,
+        agreement,
     }
 }
 
@@ -263,6 +303,10 @@ fn example_report() -> Report {
                 .into(),
             logs: vec!["runs/pmc-classes-2-3".into(), "runs/pawn odds".into()],
             engines: vec!["nodes=10000 eval=default".into()],
+            eval_values: vec![
+                eval_values("default", &["B", "N"], &[("N", "knight", 2, 300), ("B", "bishop", 2, 310)]),
+                eval_values("learned.toml", &["R"], &[("N", "knight", 2, 318), ("B", "bishop", 2, 335)]),
+            ],
         },
         headlines: vec![
             "Class 2 holds: bishop and knight are equivalent within ±0.25 pawns.".into(),
@@ -284,6 +328,10 @@ fn example_report() -> Report {
             matchup("R", "C", 300, 260, 240, Some(("continue", 1.12))),
             matchup("I", "C", 520, 530, 550, None),
             matchup("chess", "chess-minus-f-pawn", 1100, 500, 400, None),
+        ],
+        published: vec![
+            published("B", "N", "Kaufman (1999)", 0.0, PublishedAgreement::Within),
+            published("R", "I", "Betza", -0.5, PublishedAgreement::LabHigher),
         ],
         groups: vec![class2, class3],
         engines: Vec::new(),
@@ -421,6 +469,7 @@ fn empty_report() -> Report {
             experiment_text: String::new(),
             logs: Vec::new(),
             engines: Vec::new(),
+            eval_values: Vec::new(),
         },
         headlines: Vec::new(),
         calibration: Calibration {
@@ -433,6 +482,7 @@ fn empty_report() -> Report {
         margin_pawns: 0.25,
         margin_elo: f64::NAN,
         matchups: Vec::new(),
+        published: Vec::new(),
         groups: Vec::new(),
         engines: Vec::new(),
         balance: GameBalance {
@@ -572,6 +622,53 @@ fn csv_table(rendered: &RenderedReport, name: &str) -> Vec<Vec<String>> {
 }
 
 // ------------------------------------------------------------------- tests
+
+#[test]
+fn the_evaluations_piece_values_are_stated() {
+    let (_, rendered) = example();
+    let text = html_text(&read(&rendered.html));
+    let md = read(&rendered.markdown);
+    for doc in [&text, &md] {
+        assert!(doc.contains("Piece values the engines evaluate with"));
+        assert!(doc.contains("eval default and eval learned.toml"));
+        assert!(doc.contains("default by B, N; learned.toml by R"));
+    }
+    assert!(md.contains("| N (knight) | 2 | 300 | 318 |"), "{md}");
+    assert!(md.contains("| B (bishop) | 2 | 310 | 335 |"));
+    let (_dir, empty) = render(&empty_report());
+    assert!(!read(&empty.markdown).contains("Piece values the engines evaluate with"));
+}
+
+#[test]
+fn published_values_stand_beside_the_labs_in_every_format() {
+    let (_, rendered) = example();
+    let text = html_text(&read(&rendered.html));
+    let md = read(&rendered.markdown);
+    for doc in [&text, &md] {
+        assert!(doc.contains("Kaufman (1999)") && doc.contains("within the interval"));
+        assert!(doc.contains("Betza") && doc.contains("outside: the lab finds more"));
+    }
+    let rows = csv_table(rendered, "published.csv");
+    assert_eq!(
+        rows[0],
+        [
+            "matchup",
+            "a",
+            "b",
+            "source",
+            "published_pawns",
+            "lab_pawns",
+            "lab_pawns_lo",
+            "lab_pawns_hi",
+            "games",
+            "agreement"
+        ]
+    );
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1][3], "Kaufman (1999)");
+    assert_eq!(rows[2][4], "-0.5");
+    assert_eq!(rows[2][9], "lab-higher");
+}
 
 #[test]
 fn every_section_and_verdict_is_in_html_and_markdown() {
@@ -899,6 +996,7 @@ fn tables_parse_back_with_the_right_rows() {
         .collect();
     let expected = [
         "matchups.csv",
+        "published.csv",
         "ratings.csv",
         "verdicts.csv",
         "engines.csv",
@@ -1024,7 +1122,10 @@ fn an_empty_report_still_renders() {
     let (_dir, rendered) = render(&empty_report());
     let text = html_text(&read(&rendered.html));
     let md = read(&rendered.markdown);
-    for heading in SECTIONS.iter().filter(|h| **h != TRAINING) {
+    for heading in SECTIONS
+        .iter()
+        .filter(|h| ![TRAINING, PUBLISHED].contains(h))
+    {
         assert!(
             text.contains(&format!(">{}</h2>", html_escape(heading))),
             "HTML lacks {heading}"
@@ -1035,6 +1136,8 @@ fn an_empty_report_still_renders() {
         );
     }
     assert!(!text.contains(TRAINING), "no training, no training section");
+    assert!(!text.contains(PUBLISHED), "no published figure, no section");
+    assert!(!rendered.tables.iter().any(|t| t.ends_with("published.csv")));
     assert!(text.contains("No verdict yet"));
     assert!(
         rendered.plots.is_empty(),

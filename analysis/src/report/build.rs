@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+use pocketlab_selfplay::Experiment;
+use pocketlab_selfplay::experiment::Program;
+
 use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
 use super::read::{common_experiment, log_error, read_games};
@@ -34,6 +37,42 @@ impl Default for ReportOptions {
     }
 }
 
+/// The piece values of each evaluation the lab's engines use, armies
+/// grouped by evaluation in the order they first appear.
+fn eval_values(exp: &Experiment) -> Vec<EvalPieceValues> {
+    let mut out: Vec<EvalPieceValues> = Vec::new();
+    for army in &exp.armies {
+        let engine = &army.engine;
+        if engine.program != Program::Lab {
+            continue;
+        }
+        if let Some(entry) = out.iter_mut().find(|e| e.eval == engine.eval_label) {
+            entry.armies.push(army.name.clone());
+            continue;
+        }
+        let variant = &exp.variant;
+        let pieces = variant
+            .piece_types()
+            .filter(|&kind| kind != variant.royal)
+            .map(|kind| {
+                let def = variant.piece(kind);
+                EvalPieceValue {
+                    letter: variant.letter(kind).to_string(),
+                    name: def.name.clone(),
+                    class: def.class,
+                    centipawns: engine.eval.piece_value(variant, kind),
+                }
+            })
+            .collect();
+        out.push(EvalPieceValues {
+            eval: engine.eval_label.clone(),
+            armies: vec![army.name.clone()],
+            pieces,
+        });
+    }
+    out
+}
+
 /// Build the report for the logs in `dirs` (all of one experiment). A
 /// damaged file is reported by name.
 pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report, ReportError> {
@@ -43,6 +82,8 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
 
     let (unit, calibration) = calibration::calibrate(&exp, &games.matchups, level);
     let matchups = matchups::matchup_stats(&exp, &games.matchups, &unit, level);
+    let published = matchups::published_checks(&exp, &matchups);
+    let eval_values = eval_values(&exp);
     // A sequential study's verdicts were made at its design's margin and α.
     let (margin_pawns, alpha) = exp
         .stop
@@ -111,6 +152,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             experiment_text: exp.source_text,
             logs: dirs.iter().map(|d| d.display().to_string()).collect(),
             engines: games.engines,
+            eval_values,
         },
         headlines: wording::headlines(
             &calibration,
@@ -119,6 +161,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             &balance,
             colour_values.as_ref(),
             adaptive.as_ref(),
+            &published,
         ),
         notes,
         margin_pawns,
@@ -129,6 +172,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         },
         calibration,
         matchups,
+        published,
         groups,
         engines,
         balance,

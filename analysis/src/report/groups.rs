@@ -141,7 +141,7 @@ fn rate_group(
         }
     }
     let title = wording::group_title(exp, players, class);
-    let summary = wording::group_summary(&title, &pairs, test.margin_pawns());
+    let summary = wording::group_summary(&title, &pairs, test.margin_pawns(), class.is_some());
     RatingGroup {
         title,
         class,

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::experiment::{Army, pieces_exchanged, same_setup};
 
-use super::model::{Compared, EngineVerdict, EngineVerdictKind, MatchupStats, ScoreModel};
+use super::model::{
+    Compared, EngineVerdict, EngineVerdictKind, MatchupStats, PublishedAgreement, PublishedCheck,
+    ScoreModel,
+};
 use super::read::MatchupCounts;
 use super::wording;
 use crate::stats::{ConfidenceLevel, PawnUnit, Pentanomial, ScoreSummary, Trinomial};
@@ -125,6 +128,53 @@ pub(super) fn matchup_stats(
     out
 }
 
+/// The experiment's published figures beside the lab's measurement of the
+/// same matchups (`stats` from [`matchup_stats`]), in file order.
+pub(super) fn published_checks(exp: &Experiment, stats: &[MatchupStats]) -> Vec<PublishedCheck> {
+    exp.published
+        .iter()
+        .map(|p| {
+            let m = &exp.matchups[p.matchup];
+            let played = stats.iter().find(|s| s.name == m.name);
+            let (lab_pawns, lab_interval) = played
+                .filter(|s| s.compared != Compared::Engines)
+                .map_or((f64::NAN, (f64::NAN, f64::NAN)), |s| {
+                    (s.pawns, s.pawns_interval)
+                });
+            let games = played.map_or(0, |s| s.games);
+            PublishedCheck {
+                matchup: m.name.clone(),
+                a: exp.armies[m.a].name.clone(),
+                b: exp.armies[m.b].name.clone(),
+                source: p.source.clone(),
+                published_pawns: p.pawns,
+                lab_pawns,
+                lab_interval,
+                games,
+                agreement: agreement(p.pawns, lab_pawns, lab_interval),
+            }
+        })
+        .collect()
+}
+
+/// Where a published figure stands against the lab's estimate and its
+/// interval. An unbounded end (Fieller, the pawn unit too uncertain) is
+/// ±infinity: a figure beyond the other, finite end is still outside, one
+/// inside tests nothing; only NaN means unmeasured.
+fn agreement(published: f64, lab: f64, (lo, hi): (f64, f64)) -> PublishedAgreement {
+    if lab.is_nan() || lo.is_nan() || hi.is_nan() {
+        PublishedAgreement::NotMeasured
+    } else if published < lo {
+        PublishedAgreement::LabHigher
+    } else if published > hi {
+        PublishedAgreement::LabLower
+    } else if lo.is_infinite() || hi.is_infinite() {
+        PublishedAgreement::Unbounded
+    } else {
+        PublishedAgreement::Within
+    }
+}
+
 /// What two armies differ in: their setup (pieces), their engine, both or
 /// neither.
 pub(super) fn compared(exp: &Experiment, a: &Army, b: &Army) -> Compared {
@@ -175,4 +225,27 @@ pub(super) fn engine_verdicts(exp: &Experiment, matchups: &[MatchupStats]) -> Ve
             v
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_published_figure_is_placed_against_the_interval() {
+        use PublishedAgreement::*;
+        let iv = (0.2, 0.8);
+        assert_eq!(agreement(0.5, 0.5, iv), Within);
+        assert_eq!(agreement(0.2, 0.5, iv), Within);
+        assert_eq!(agreement(0.1, 0.5, iv), LabHigher);
+        assert_eq!(agreement(1.0, 0.5, iv), LabLower);
+        assert_eq!(agreement(9.0, 0.5, (0.2, f64::INFINITY)), Unbounded);
+        assert_eq!(
+            agreement(0.5, 0.5, (f64::NEG_INFINITY, f64::INFINITY)),
+            Unbounded
+        );
+        assert_eq!(agreement(-9.0, 0.5, (0.2, f64::INFINITY)), LabHigher);
+        assert_eq!(agreement(0.5, f64::NAN, iv), NotMeasured);
+        assert_eq!(agreement(0.5, 0.5, (f64::NAN, 0.8)), NotMeasured);
+    }
 }

@@ -22,6 +22,29 @@ pub struct ExperimentInfo {
     pub logs: Vec<String>,
     /// Engine settings seen in the log (`nodes=10000 eval=default`).
     pub engines: Vec<String>,
+    /// The piece values the lab's engines evaluate with, one entry per
+    /// evaluation in use (they steer trades, so a verdict is read with
+    /// them in mind); empty when only external engines play.
+    pub eval_values: Vec<EvalPieceValues>,
+}
+
+/// The piece values one evaluation of the experiment uses.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPieceValues {
+    /// Where they come from: `default` (the variant file's) or a parameter file.
+    pub eval: String,
+    /// The armies whose engine evaluates with them.
+    pub armies: Vec<String>,
+    /// Every piece of the variant but the royal one, in the variant's order.
+    pub pieces: Vec<EvalPieceValue>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPieceValue {
+    pub letter: String,
+    pub name: String,
+    pub class: Option<u8>,
+    pub centipawns: i32,
 }
 
 /// Where the Elo value of a pawn came from.
@@ -118,6 +141,50 @@ pub struct MatchupStats {
     /// The SPRT stopped this matchup once decided: its fixed-sample
     /// intervals and verdicts are conditional on stopping.
     pub stopped_early: bool,
+}
+
+/// Where a published figure stands against the lab's interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum PublishedAgreement {
+    /// Inside the lab's 95% interval: no disagreement shown.
+    Within,
+    /// Inside an interval unbounded on one side or both (the pawn unit is
+    /// still too uncertain): no test yet either way.
+    Unbounded,
+    /// Above the interval: the lab finds A's edge smaller than published.
+    LabLower,
+    /// Below the interval: the lab finds A's edge larger than published.
+    LabHigher,
+    /// The lab has no pawn figure for the matchup (not played, no pawn unit,
+    /// or it compares engines).
+    NotMeasured,
+}
+
+impl PublishedAgreement {
+    /// Whether the lab's bounded interval put the figure to a test.
+    pub fn is_tested(self) -> bool {
+        matches!(self, Self::Within | Self::LabLower | Self::LabHigher)
+    }
+}
+
+/// A published estimate of a matchup's difference beside the lab's
+/// (known values as sanity checks, from the experiment file).
+#[derive(Clone, Debug, Serialize)]
+pub struct PublishedCheck {
+    pub matchup: String,
+    pub a: String,
+    pub b: String,
+    /// Who published the figure.
+    pub source: String,
+    /// A minus B in pawns, as published.
+    pub published_pawns: f64,
+    /// A minus B in pawns as the lab measured it, with its 95% interval
+    /// (NaN when not measured).
+    pub lab_pawns: f64,
+    pub lab_interval: (f64, f64),
+    pub games: u64,
+    pub agreement: PublishedAgreement,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -427,6 +494,9 @@ pub struct Report {
     pub margin_pawns: f64,
     pub margin_elo: f64,
     pub matchups: Vec<MatchupStats>,
+    /// Published figures for matchups, beside the lab's (empty when the
+    /// experiment file gives none).
+    pub published: Vec<PublishedCheck>,
     pub groups: Vec<RatingGroup>,
     /// Matchups that compare engines (their armies differ in nothing else).
     pub engines: Vec<EngineVerdict>,

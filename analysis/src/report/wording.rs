@@ -12,9 +12,9 @@ use pocketlab_selfplay::experiment::SequentialStop;
 use super::model::{
     AdaptiveStatus, AdaptiveSummary, Calibration, CalibrationSource, ColourValue, ColourValues,
     Compared, EngineVerdict, EngineVerdictKind, GameBalance, MatchupStats, PairVerdict,
-    RatingGroup, ScoreModel, VerdictKind,
+    PublishedAgreement, PublishedCheck, RatingGroup, ScoreModel, VerdictKind,
 };
-use crate::stats::equivalence::Plan;
+use crate::stats::equivalence::{Leaning, Plan};
 use crate::stats::sequential::StudyHistory;
 
 /// The piece a player stands for, when its name is a piece letter.
@@ -170,10 +170,15 @@ pub(super) fn adaptive_how(
         Some(Plan::MoreCalibration) => {
             ": the pawn unit is too uncertain for more pairs of it to settle it".to_owned()
         }
-        Some(Plan::BoundaryAhead) => {
-            ": a fixed-sample test would already call it, but this look's boundary is stricter \
-             (kept so that every look together holds the error rate)"
-                .to_owned()
+        Some(Plan::BoundaryAhead(leaning)) => {
+            let claim = match leaning {
+                Leaning::Equivalent => "equivalent",
+                Leaning::Different => "different",
+            };
+            format!(
+                ": a fixed-sample test would already call it {claim}, but this look's boundary is \
+                 stricter (kept so that every look together holds the error rate)"
+            )
         }
         None => String::new(),
     };
@@ -227,8 +232,15 @@ fn signed(figure: &str) -> String {
     }
 }
 
-/// One sentence for a whole group.
-pub(super) fn group_summary(title: &str, pairs: &[PairVerdict], margin_pawns: f64) -> String {
+/// One sentence for a whole group; `is_class` when its players are the
+/// pieces of one value class (else they are armies, and no class is
+/// claimed to hold or fail).
+pub(super) fn group_summary(
+    title: &str,
+    pairs: &[PairVerdict],
+    margin_pawns: f64,
+    is_class: bool,
+) -> String {
     let count = |k: VerdictKind| pairs.iter().filter(|p| p.kind == k).count();
     let (eq, diff, inc) = (
         count(VerdictKind::Equivalent),
@@ -249,9 +261,12 @@ pub(super) fn group_summary(title: &str, pairs: &[PairVerdict], margin_pawns: f6
         } else {
             format!("all {eq} pairs are")
         };
-        return format!(
-            "{title}: {all} equivalent within ±{margin_pawns:.2} pawns{per}: the class holds."
-        );
+        let holds = if is_class {
+            "the class holds"
+        } else {
+            "no army is stronger"
+        };
+        return format!("{title}: {all} equivalent within ±{margin_pawns:.2} pawns{per}: {holds}.");
     }
     let mut parts = Vec::new();
     if eq > 0 {
@@ -268,8 +283,10 @@ pub(super) fn group_summary(title: &str, pairs: &[PairVerdict], margin_pawns: f6
     if inc > 0 {
         parts.push(format!("{inc} undecided"));
     }
-    let verdict = if diff > 0 {
+    let verdict = if diff > 0 && is_class {
         "the class does not hold"
+    } else if diff > 0 {
+        "the armies are not all equal"
     } else {
         "no verdict yet"
     };
@@ -345,6 +362,7 @@ pub(super) fn headlines(
     balance: &GameBalance,
     colour_values: Option<&ColourValues>,
     adaptive: Option<&AdaptiveSummary>,
+    published: &[PublishedCheck],
 ) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(a) = adaptive {
@@ -372,7 +390,62 @@ pub(super) fn headlines(
     if let Some(line) = colour_values.and_then(colour_headline) {
         out.push(line);
     }
+    if let Some(line) = published_headline(published) {
+        out.push(line);
+    }
     out
+}
+
+/// How the published figures fare against the lab's intervals, naming
+/// those outside.
+fn published_headline(published: &[PublishedCheck]) -> Option<String> {
+    if published.is_empty() {
+        return None;
+    }
+    let measured: Vec<&PublishedCheck> = published
+        .iter()
+        .filter(|p| p.agreement.is_tested())
+        .collect();
+    if measured.is_empty() {
+        return Some(format!(
+            "Published values: none of the {} can be compared yet (no bounded pawn figure for their \
+             matchups).",
+            published.len()
+        ));
+    }
+    let within = measured
+        .iter()
+        .filter(|p| p.agreement == PublishedAgreement::Within)
+        .count();
+    let outside: Vec<String> = measured
+        .iter()
+        .filter(|p| p.agreement != PublishedAgreement::Within)
+        .map(|p| {
+            format!(
+                "{} vs {}: {} {:+.2}, the lab {:+.2}",
+                p.a, p.b, p.source, p.published_pawns, p.lab_pawns
+            )
+        })
+        .collect();
+    let mut line = format!(
+        "Published values: {within} of {} lie within the lab's 95% intervals",
+        measured.len()
+    );
+    if !outside.is_empty() {
+        line.push_str(&format!(
+            " ({} outside: {})",
+            outside.len(),
+            outside.join("; ")
+        ));
+    }
+    let untested = published.len() - measured.len();
+    if untested > 0 {
+        line.push_str(&format!(
+            "; {untested} not tested yet (no bounded pawn figure)"
+        ));
+    }
+    line.push('.');
+    Some(line)
 }
 
 /// The most and least valuable colour of a colour map, in one sentence.
@@ -518,6 +591,54 @@ mod tests {
     use super::super::model::SprtOutcome;
     use super::*;
 
+    fn published(
+        source: &str,
+        pawns: f64,
+        lab: f64,
+        agreement: PublishedAgreement,
+    ) -> PublishedCheck {
+        PublishedCheck {
+            matchup: "no-knight-vs-no-rook".into(),
+            a: "no-knight".into(),
+            b: "no-rook".into(),
+            source: source.into(),
+            published_pawns: pawns,
+            lab_pawns: lab,
+            lab_interval: (lab - 0.3, lab + 0.3),
+            games: 200,
+            agreement,
+        }
+    }
+
+    #[test]
+    fn the_published_headline_counts_and_names_the_figures_outside() {
+        use PublishedAgreement::*;
+        assert_eq!(published_headline(&[]), None);
+        let unmeasured = [published("Kaufman (1999)", 1.75, f64::NAN, NotMeasured)];
+        assert!(
+            published_headline(&unmeasured)
+                .unwrap()
+                .contains("none of the 1")
+        );
+        let line = published_headline(&[
+            published("Kaufman (1999)", 1.75, 1.6, Within),
+            published("Muller", 1.5, 2.4, LabHigher),
+            published("Other", 1.0, f64::NAN, NotMeasured),
+        ])
+        .unwrap();
+        assert_eq!(
+            line,
+            "Published values: 1 of 2 lie within the lab's 95% intervals (1 outside: no-knight vs \
+             no-rook: Muller +1.50, the lab +2.40); 1 not tested yet (no bounded pawn figure)."
+        );
+        let unbounded = [published("Kaufman (1999)", 1.75, 1.6, Unbounded)];
+        assert!(
+            published_headline(&unbounded)
+                .unwrap()
+                .contains("none of the 1")
+        );
+    }
+
     fn engines(elo: f64, interval: (f64, f64), sprt: Option<&str>) -> EngineVerdict {
         let kind = if interval.0 > 0.0 {
             EngineVerdictKind::Stronger
@@ -634,5 +755,27 @@ mod tests {
         assert!(
             pair_text(&exp, &no_unit, 0.25, true).contains("by 64 Elo for the armies (40 to 88)")
         );
+    }
+
+    #[test]
+    fn only_a_class_is_said_to_hold_or_fail() {
+        let pairs = [
+            verdict(VerdictKind::Different),
+            verdict(VerdictKind::Inconclusive),
+        ];
+        let class = group_summary("Class 2", &pairs, 0.25, true);
+        assert!(
+            class.ends_with("1 undecided: the class does not hold."),
+            "{class}"
+        );
+        let armies = group_summary("Armies", &pairs, 0.25, false);
+        assert!(
+            armies.ends_with("1 undecided: the armies are not all equal."),
+            "{armies}"
+        );
+        assert!(!armies.contains("class"), "{armies}");
+        let level = [verdict(VerdictKind::Equivalent)];
+        assert!(group_summary("Class 2", &level, 0.25, true).ends_with("the class holds."));
+        assert!(group_summary("Armies", &level, 0.25, false).ends_with("no army is stronger."));
     }
 }

@@ -154,10 +154,18 @@ pub enum Plan {
     /// calibration needs more pairs.
     MoreCalibration,
     /// A sequential design's look: the data so far would settle a
-    /// fixed-sample test at this level, but the look's boundary, stricter
-    /// than the fixed test's while looks remain, is not crossed. The pair
-    /// is decided at a later look if the difference holds.
-    BoundaryAhead,
+    /// fixed-sample test at this level (with this claim), but the look's
+    /// boundary, stricter than the fixed test's while looks remain, is not
+    /// crossed. The pair is decided at a later look if the data hold.
+    BoundaryAhead(Leaning),
+}
+
+/// The claim a fixed-sample test would already make (see
+/// [`Plan::BoundaryAhead`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaning {
+    Equivalent,
+    Different,
 }
 
 /// The conclusion about one comparison.

@@ -50,11 +50,7 @@ impl Evaluator {
         let mut pocket_values = [0; MAX_PIECE_TYPES];
         for kind in variant.piece_types() {
             let letter = variant.letter(kind).to_string();
-            let value = params
-                .piece_values
-                .get(&letter)
-                .copied()
-                .unwrap_or(variant.piece(kind).value);
+            let value = params.piece_value(variant, kind);
             values[kind.index()] = value;
             pocket_values[kind.index()] = params
                 .pocket_values

@@ -11,6 +11,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::types::PieceType;
+use crate::variant::Variant;
+
 /// Largest piece value a parameter file may set, in centipawns.
 pub const MAX_PIECE_VALUE: i32 = 100_000;
 /// Largest weight (in absolute value) a parameter file may set.
@@ -164,6 +167,15 @@ impl fmt::Display for ParamsError {
 impl std::error::Error for ParamsError {}
 
 impl EvalParams {
+    /// The value in centipawns the evaluation gives `kind` on the board:
+    /// this file's `piece_values` entry for its letter, else the variant's.
+    pub fn piece_value(&self, variant: &Variant, kind: PieceType) -> i32 {
+        self.piece_values
+            .get(&variant.letter(kind).to_string())
+            .copied()
+            .unwrap_or(variant.piece(kind).value)
+    }
+
     /// Parse a parameter file; keys it omits keep their defaults.
     pub fn from_toml(file: &str, text: &str) -> Result<EvalParams, ParamsError> {
         let params: EvalParams = toml::from_str(text).map_err(|e| ParamsError {

@@ -149,12 +149,7 @@ impl PotentialEvaluator {
         for t in 0..types as u8 {
             let i = usize::from(t);
             counts[i] = army.count(t);
-            let letter = army.letter(t).to_string();
-            let value = params
-                .piece_values
-                .get(&letter)
-                .copied()
-                .unwrap_or_else(|| variant.piece(army.kind(t)).value);
+            let value = params.piece_value(variant, army.kind(t));
             values[i] = if t == army.royal() { 0 } else { value };
             if t != army.royal() && Some(t) != army.pawn() {
                 for color in Color::ALL {

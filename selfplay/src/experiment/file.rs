@@ -153,6 +153,20 @@ pub struct ArmyFile {
 pub struct MatchupFile {
     pub a: String,
     pub b: String,
+    /// Published estimates of this matchup's difference, for the report to
+    /// set beside the lab's: `[{ source = "Kaufman (1999)", pawns = 0.5 }]`.
+    #[serde(default)]
+    pub published: Vec<PublishedFile>,
+}
+
+/// One published estimate of a matchup's difference.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct PublishedFile {
+    /// Who published it (`"Kaufman (1999)"`), as the report names it.
+    pub source: String,
+    /// Army A minus army B, in pawns.
+    pub pawns: f64,
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -56,6 +56,8 @@ pub mod limits {
     pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
     /// Looks of a sequential design (stages of a study).
     pub const MAX_LOOKS: usize = 1000;
+    /// A published difference between two armies, pawns either way.
+    pub const MAX_PUBLISHED_PAWNS: f64 = 100.0;
 }
 
 /// Why an experiment file was rejected: file, key and reason.
@@ -88,6 +90,18 @@ pub struct Matchup {
     pub name: String,
     pub a: usize,
     pub b: usize,
+}
+
+/// A published estimate of a matchup's difference (army A minus army B,
+/// in pawns), which the report sets beside the lab's measurement: known
+/// values as sanity checks. It plays no part in the games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublishedDifference {
+    /// Index into [`Experiment::matchups`].
+    pub matchup: usize,
+    /// Who published it, as the report names it.
+    pub source: String,
+    pub pawns: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +141,8 @@ pub struct Experiment {
     pub seed: u64,
     pub armies: Vec<Army>,
     pub matchups: Vec<Matchup>,
+    /// Published estimates of matchups' differences, in file order.
+    pub published: Vec<PublishedDifference>,
     pub openings: Openings,
     pub adjudication: Adjudication,
     pub stop: StopRule,
@@ -264,10 +280,35 @@ impl Experiment {
                 &mut matchups,
             )?;
         }
+        let mut published = Vec::new();
         for (i, m) in f.matchups.iter().enumerate() {
             let key = format!("matchups[{}]", i + 1);
             let a = army_index(&cx, &armies, &key, &m.a)?;
             let b = army_index(&cx, &armies, &key, &m.b)?;
+            for (j, p) in m.published.iter().enumerate() {
+                let key = format!("{key}.published[{}]", j + 1);
+                if p.source.trim().is_empty() {
+                    return Err(cx.err(
+                        key.as_str(),
+                        "source is empty: name who published the figure",
+                    ));
+                }
+                if !(p.pawns.is_finite() && p.pawns.abs() <= limits::MAX_PUBLISHED_PAWNS) {
+                    return Err(cx.err(
+                        key.as_str(),
+                        format!(
+                            "pawns = {}: a difference between -{max} and {max} pawns",
+                            p.pawns,
+                            max = limits::MAX_PUBLISHED_PAWNS
+                        ),
+                    ));
+                }
+                published.push(PublishedDifference {
+                    matchup: matchups.len(),
+                    source: p.source.trim().to_owned(),
+                    pawns: p.pawns,
+                });
+            }
             matchups.push(Matchup {
                 name: format!("{}-vs-{}", m.a, m.b),
                 a,
@@ -377,6 +418,7 @@ impl Experiment {
             seed: f.seed,
             armies,
             matchups,
+            published,
             openings,
             adjudication,
             stop,
@@ -584,4 +626,74 @@ fn openings(
         }
     }
     Ok(Openings { random_plies, book })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::Experiment;
+
+    fn with_published(published: &str) -> Result<Experiment, super::ExperimentError> {
+        let text = format!(
+            "name = \"t\"\nvariant = \"chess\"\nseed = 1\n\
+             [armies.standard]\n[armies.no-knight]\nremove = [\"b1\"]\n\
+             [armies.no-bishop]\nremove = [\"c1\"]\n\
+             [[matchups]]\na = \"no-knight\"\nb = \"no-bishop\"\n\
+             [[matchups]]\na = \"standard\"\nb = \"no-knight\"\n{published}"
+        );
+        Experiment::parse("t.toml", &text, Path::new("."))
+    }
+
+    #[test]
+    fn published_differences_belong_to_their_matchup() {
+        let exp = with_published(
+            "published = [{ source = \"Kaufman (1999)\", pawns = 3.25 }, \
+             { source = \" Muller \", pawns = 3.0 }]",
+        )
+        .unwrap();
+        let found: Vec<_> = exp
+            .published
+            .iter()
+            .map(|p| {
+                (
+                    exp.matchups[p.matchup].name.as_str(),
+                    p.source.as_str(),
+                    p.pawns,
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("standard-vs-no-knight", "Kaufman (1999)", 3.25),
+                ("standard-vs-no-knight", "Muller", 3.0)
+            ]
+        );
+        assert!(with_published("").unwrap().published.is_empty());
+    }
+
+    #[test]
+    fn bad_published_differences_name_their_key() {
+        for (published, why) in [
+            (
+                "published = [{ source = \"\", pawns = 1.0 }]",
+                "source is empty",
+            ),
+            (
+                "published = [{ source = \"K\", pawns = nan }]",
+                "between -100 and 100",
+            ),
+            (
+                "published = [{ source = \"K\", pawns = 1e9 }]",
+                "between -100 and 100",
+            ),
+        ] {
+            let e = with_published(published).unwrap_err();
+            assert_eq!(e.key, "matchups[2].published[1]", "{e}");
+            assert!(e.reason.contains(why), "{e}");
+        }
+        let e = with_published("published = [{ source = \"K\", pawn = 1.0 }]").unwrap_err();
+        assert!(e.to_string().contains("pawn"), "{e}");
+    }
 }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::{Serialize, Serializer};
 
 use super::super::model::{
-    CalibrationSource, Compared, EngineVerdictKind, MatchupStats, PairVerdict, Report, ScoreModel,
-    VerdictKind,
+    CalibrationSource, Compared, EngineVerdictKind, MatchupStats, PairVerdict, PublishedAgreement,
+    Report, ScoreModel, VerdictKind,
 };
 use super::error::RenderError;
 use super::files::{remove_stale, write_atomic};
@@ -22,10 +22,15 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
     let training = report.training.is_some();
     let colours = report.colour_values.is_some();
     let adaptive = report.adaptive.is_some();
+    let published = !report.published.is_empty();
     type Table = Option<Result<Vec<u8>, csv::Error>>;
-    let tables: [(&str, Table); 12] = [
+    let tables: [(&str, Table); 13] = [
         ("looks", adaptive.then(|| table(&looks(report)))),
         ("matchups", Some(table(&matchups(report)))),
+        (
+            "published",
+            published.then(|| table(&published_rows(report))),
+        ),
         ("ratings", Some(table(&ratings(report)))),
         ("verdicts", Some(table(&verdicts(report)))),
         ("engines", Some(table(&engines(report)))),
@@ -99,6 +104,39 @@ impl Serialize for Num {
             s.serialize_none()
         }
     }
+}
+
+#[derive(Serialize, Default)]
+struct PublishedRow<'a> {
+    matchup: &'a str,
+    a: &'a str,
+    b: &'a str,
+    source: &'a str,
+    published_pawns: Num,
+    lab_pawns: Num,
+    lab_pawns_lo: Num,
+    lab_pawns_hi: Num,
+    games: u64,
+    agreement: Option<PublishedAgreement>,
+}
+
+fn published_rows(report: &Report) -> Vec<PublishedRow<'_>> {
+    report
+        .published
+        .iter()
+        .map(|p| PublishedRow {
+            matchup: &p.matchup,
+            a: &p.a,
+            b: &p.b,
+            source: &p.source,
+            published_pawns: Num(p.published_pawns),
+            lab_pawns: Num(p.lab_pawns),
+            lab_pawns_lo: Num(p.lab_interval.0),
+            lab_pawns_hi: Num(p.lab_interval.1),
+            games: p.games,
+            agreement: Some(p.agreement),
+        })
+        .collect()
 }
 
 #[derive(Serialize, Default)]

@@ -8,7 +8,9 @@
 //! log gives the same history for any thread count, shard split or resume.
 
 use super::design::{Design, LookEstimate};
-use crate::stats::equivalence::{DifferenceEstimate, EquivalenceTest, Plan, Side, Verdict};
+use crate::stats::equivalence::{
+    DifferenceEstimate, EquivalenceTest, Leaning, Plan, Side, Verdict,
+};
 use crate::stats::pawns::PawnUnit;
 use crate::stats::pentanomial::Pentanomial;
 
@@ -475,7 +477,7 @@ impl<'d> Study<'d> {
             let need = match records[m].last.and_then(|l| l.plan) {
                 Some(Plan::MorePairs(p)) => p,
                 Some(Plan::MoreCalibration) => u64::MAX,
-                Some(Plan::BoundaryAhead) | None => 0,
+                Some(Plan::BoundaryAhead(_)) | None => 0,
             };
             (need, m)
         });
@@ -515,9 +517,10 @@ fn plan(unit: &PawnUnit, margin: f64, level: f64, e: &LookEstimate, pieces: u32)
         .map(|o| o.verdict)
     {
         Ok(Verdict::Inconclusive { plan }) => plan,
-        Ok(_) => Plan::BoundaryAhead,
+        Ok(Verdict::Equivalent) => Plan::BoundaryAhead(Leaning::Equivalent),
+        Ok(Verdict::Different { .. }) => Plan::BoundaryAhead(Leaning::Different),
         // A one-sided score: its difference is plain, the next look shows it.
-        Err(_) => Plan::BoundaryAhead,
+        Err(_) => Plan::BoundaryAhead(Leaning::Different),
     }
 }
 
@@ -575,7 +578,17 @@ mod tests {
         // 100 Elo at a standard error of 20: plain at a fixed sample.
         assert_eq!(
             plan(&unit, 0.25, 0.05, &estimate(100.0), 1),
-            Plan::BoundaryAhead
+            Plan::BoundaryAhead(Leaning::Different)
+        );
+        // 2 Elo at a standard error of 5, a quarter pawn being 25 Elo:
+        // a fixed test would already call it equivalent.
+        let close = LookEstimate {
+            elo_std_error: 5.0,
+            ..estimate(2.0)
+        };
+        assert_eq!(
+            plan(&unit, 0.25, 0.05, &close, 1),
+            Plan::BoundaryAhead(Leaning::Equivalent)
         );
         // 20 Elo: neither claim yet; more pairs would settle it.
         assert!(matches!(

@@ -4,7 +4,7 @@
 use super::super::super::model::Report;
 use super::super::doc::{Block, Doc};
 use super::super::format::{count, fixed, games};
-use super::{WHAT_WAS_ASKED, total_games};
+use super::{REPRODUCTION, WHAT_WAS_ASKED, total_games};
 
 pub(super) fn title(report: &Report) -> String {
     let name = report.experiment.name.trim();
@@ -91,6 +91,14 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
              the Elo difference with its 95% interval (over colour-swapped pairs), one engine counting as \
              stronger when the interval excludes 0, and the SPRT's decision where one ran.",
         );
+    }
+    if !exp.eval_values.is_empty() {
+        let labels: Vec<&str> = exp.eval_values.iter().map(|e| e.eval.as_str()).collect();
+        text.push_str(&format!(
+            " The engines evaluate with the piece values of eval {} (listed under {REPRODUCTION}), which steer their \
+             trades.",
+            labels.join(" and eval ")
+        ));
     }
     doc.paragraph(text);
     doc.push(Block::Aside(

@@ -11,6 +11,7 @@ mod intro;
 mod matchups;
 mod notes;
 mod pocket;
+mod published;
 mod ratings;
 mod reproduction;
 mod training;
@@ -24,6 +25,7 @@ pub(super) const VERDICTS: &str = "Verdicts";
 pub(super) const ADAPTIVE: &str = "Sequential design: looks and games";
 pub(super) const RATINGS: &str = "Ratings and head-to-head results";
 pub(super) const MATCHUPS: &str = "All matchups";
+pub(super) const PUBLISHED: &str = "Sanity checks: published values";
 pub(super) const BALANCE: &str = "Game balance";
 pub(super) const POCKET_USE: &str = "Pocket use per piece";
 pub(super) const COLOURS: &str = "What each square colour is worth";
@@ -31,6 +33,7 @@ pub(super) const TRAINING: &str = "What training learned";
 pub(super) const CALIBRATION: &str = "Calibration: from Elo to pawns";
 pub(super) const NOTES: &str = "Notes and caveats";
 pub(super) const REPRODUCTION: &str = "Reproduction";
+pub(super) const EVAL_VALUES: &str = "Piece values the engines evaluate with";
 
 /// The whole report as a document.
 pub(super) fn build(report: &Report) -> Doc {
@@ -43,6 +46,7 @@ pub(super) fn build(report: &Report) -> Doc {
     adaptive::write(&mut doc, report);
     ratings::write(&mut doc, report);
     matchups::write(&mut doc, report);
+    published::write(&mut doc, report);
     balance::write(&mut doc, report);
     pocket::write(&mut doc, report);
     colours::write(&mut doc, report);

@@ -5,7 +5,7 @@ use pocketlab_selfplay::experiment::EngineSettings;
 
 use super::super::super::model::Report;
 use super::super::doc::{Align, Block, Doc, Table};
-use super::REPRODUCTION;
+use super::{EVAL_VALUES, REPRODUCTION};
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     let e = &report.experiment;
@@ -37,6 +37,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     table.push(vec!["Log directories".into(), list(&e.logs)]);
     doc.table(table);
 
+    eval_values(doc, report);
+
     doc.heading(4, "Rule overrides in force");
     if e.rule_overrides.trim().is_empty() {
         doc.paragraph("None: the variant was played with its own rules.");
@@ -53,6 +55,38 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
 
     doc.heading(4, "Commands to reproduce");
     doc.push(Block::Code(commands(report)));
+}
+
+/// The piece values the lab's engines evaluate with: one column per
+/// evaluation in use.
+fn eval_values(doc: &mut Doc, report: &Report) {
+    let evals = &report.experiment.eval_values;
+    let Some(first) = evals.first() else {
+        return;
+    };
+    doc.heading(4, EVAL_VALUES);
+    let used_by: Vec<String> = evals
+        .iter()
+        .map(|e| format!("{} by {}", e.eval, e.armies.join(", ")))
+        .collect();
+    doc.paragraph(format!(
+        "Centipawns each evaluation starts from ({}; 'default' is the variant file's values). They steer the \
+         trades an engine accepts, so every verdict describes the pieces as engines holding these values play them.",
+        used_by.join("; ")
+    ));
+    let mut columns = vec![("Piece", Align::Left), ("Class", Align::Right)];
+    let headers: Vec<String> = evals.iter().map(|e| format!("eval {}", e.eval)).collect();
+    columns.extend(headers.iter().map(|h| (h.as_str(), Align::Right)));
+    let mut table = Table::new(&columns);
+    for (i, piece) in first.pieces.iter().enumerate() {
+        let mut row = vec![
+            format!("{} ({})", piece.letter, piece.name),
+            piece.class.map_or_else(String::new, |c| c.to_string()),
+        ];
+        row.extend(evals.iter().map(|e| e.pieces[i].centipawns.to_string()));
+        table.push(row);
+    }
+    doc.table(table);
 }
 
 /// The shell commands: play the experiment again, or rebuild this report
