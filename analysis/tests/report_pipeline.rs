@@ -276,3 +276,54 @@ fn the_design_speaks_only_for_logs_it_could_have_written() {
             .all(|p| p.sequential.is_none())
     );
 }
+
+#[test]
+fn a_comparison_finds_the_pair_that_moved_and_keeps_the_others() {
+    use pocketlab_analysis::report::compare::{Shift, compare};
+    let first_dir = tempfile::tempdir().unwrap();
+    let second_dir = tempfile::tempdir().unwrap();
+    // Both studies: the rook 80 Elo above the others. The second study
+    // also lifts the nightrider by 80 Elo (0.4 pawns per piece): only the
+    // pairs with the nightrider move.
+    let first = synthetic(
+        first_dir.path(),
+        &[("R", 80.0), ("pawn-odds-f2", -100.0)],
+        3000,
+        3,
+    );
+    let second = synthetic(
+        second_dir.path(),
+        &[("R", 80.0), ("I", 80.0), ("pawn-odds-f2", -100.0)],
+        3000,
+        4,
+    );
+    let options = ReportOptions::default();
+    let first = build_report(&[first], &options).unwrap();
+    let second = build_report(&[second], &options).unwrap();
+    let cmp = compare(&first, &second, "before", "after");
+    assert_eq!(cmp.pairs.len(), 3, "{cmp:?}");
+    assert!(cmp.only_first.is_empty() && cmp.only_second.is_empty());
+    for p in &cmp.pairs {
+        let moved = p.a == "I" || p.b == "I";
+        let expected = if moved { Shift::Moved } else { Shift::Agree };
+        assert_eq!(p.shift, expected, "{p:?}");
+        assert!((p.change - (p.second.pawns_per_piece - p.first.pawns_per_piece)).abs() < 1e-12);
+        if moved {
+            // The nightrider gained 0.4 pawns per piece against either other piece.
+            let toward_i = if p.a == "I" { p.change } else { -p.change };
+            assert!(
+                toward_i > 0.2
+                    && p.change_interval.0 <= p.change
+                    && p.change <= p.change_interval.1,
+                "{p:?}"
+            );
+        }
+    }
+    // Against itself nothing moves and every verdict stays.
+    let same = compare(&first, &first, "a", "a");
+    assert!(
+        same.pairs
+            .iter()
+            .all(|p| p.shift == Shift::Agree && p.change == 0.0)
+    );
+}

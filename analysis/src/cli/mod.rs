@@ -2,6 +2,7 @@
 
 mod bench;
 mod check;
+mod compare;
 mod perft;
 mod pgn;
 mod report;
@@ -36,6 +37,8 @@ pub enum Command {
     Pgn(pgn::PgnArgs),
     /// Write the balance report for logged games.
     Report(report::ReportArgs),
+    /// Two studies of the same pairs side by side: has a difference moved?
+    Compare(compare::CompareArgs),
     /// Verify a log directory: say what is wrong and how to recover.
     Check(check::CheckArgs),
     /// Learn piece values from self-play and report them.
@@ -59,6 +62,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Pgn(args)) => pgn::run(&args),
         Some(Command::Report(args)) => report::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),

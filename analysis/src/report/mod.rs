@@ -10,6 +10,7 @@ mod balance;
 pub mod build;
 mod calibration;
 mod colours;
+pub mod compare;
 mod groups;
 mod matchups;
 pub mod model;

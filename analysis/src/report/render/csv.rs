@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
+use super::super::compare::{Comparison, Shift};
 use super::super::model::{
     CalibrationSource, Compared, EngineVerdictKind, MatchupStats, PairVerdict, PublishedAgreement,
     Report, ScoreModel, VerdictKind,
@@ -104,6 +105,55 @@ impl Serialize for Num {
             s.serialize_none()
         }
     }
+}
+
+#[derive(Serialize, Default)]
+struct ComparisonRow<'a> {
+    group: &'a str,
+    a: &'a str,
+    b: &'a str,
+    first_verdict: Option<VerdictKind>,
+    first_pawns_per_piece: Num,
+    first_lo: Num,
+    first_hi: Num,
+    first_games: u64,
+    second_verdict: Option<VerdictKind>,
+    second_pawns_per_piece: Num,
+    second_lo: Num,
+    second_hi: Num,
+    second_games: u64,
+    change: Num,
+    change_lo: Num,
+    change_hi: Num,
+    shift: Option<Shift>,
+}
+
+/// A comparison of two studies as CSV, a row per shared pair.
+pub(super) fn comparison(cmp: &Comparison) -> Result<Vec<u8>, csv::Error> {
+    let rows: Vec<ComparisonRow<'_>> = cmp
+        .pairs
+        .iter()
+        .map(|p| ComparisonRow {
+            group: &p.group,
+            a: &p.a,
+            b: &p.b,
+            first_verdict: Some(p.first.kind),
+            first_pawns_per_piece: Num(p.first.pawns_per_piece),
+            first_lo: Num(p.first.interval.0),
+            first_hi: Num(p.first.interval.1),
+            first_games: p.first.games,
+            second_verdict: Some(p.second.kind),
+            second_pawns_per_piece: Num(p.second.pawns_per_piece),
+            second_lo: Num(p.second.interval.0),
+            second_hi: Num(p.second.interval.1),
+            second_games: p.second.games,
+            change: Num(p.change),
+            change_lo: Num(p.change_interval.0),
+            change_hi: Num(p.change_interval.1),
+            shift: Some(p.shift),
+        })
+        .collect();
+    table(&rows)
 }
 
 #[derive(Serialize, Default)]

@@ -12,6 +12,7 @@
 //! Nothing here panics on odd data: empty groups, NaN or infinite numbers
 //! (shown as "n/a"), zero games and very long names all render.
 
+mod comparison;
 mod csv;
 mod derived;
 mod doc;
@@ -25,6 +26,7 @@ mod sections;
 
 use std::path::{Path, PathBuf};
 
+pub use comparison::{RenderedComparison, summary as comparison_summary, write_comparison};
 pub use error::RenderError;
 
 use super::model::Report;

@@ -58,7 +58,7 @@ pub(super) fn build(report: &Report) -> Doc {
 }
 
 /// A verdict's colour and its one-word name.
-fn verdict_tone(kind: VerdictKind) -> (Tone, &'static str) {
+pub(super) fn verdict_tone(kind: VerdictKind) -> (Tone, &'static str) {
     match kind {
         VerdictKind::Equivalent => (Tone::Good, "equivalent"),
         VerdictKind::Different => (Tone::Bad, "different"),
