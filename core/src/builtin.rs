@@ -10,6 +10,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "pocket-mutation",
         include_str!("../../configs/variants/pocket-mutation.toml"),
     ),
+    (
+        "pmc-proposed",
+        include_str!("../../configs/variants/pmc-proposed.toml"),
+    ),
     ("chess", include_str!("../../configs/variants/chess.toml")),
     (
         "chess-nocastle",
