@@ -81,16 +81,19 @@ pub fn compare(
 ) -> Comparison {
     let first_pairs = pairs_of(first);
     let second_pairs = pairs_of(second);
+    let mut matched = vec![false; second_pairs.len()];
     let mut pairs = Vec::new();
     let mut only_first = Vec::new();
     for (group, p) in &first_pairs {
-        let Some(q) = second_pairs
+        let Some((i, q)) = second_pairs
             .iter()
-            .find_map(|(_, q)| oriented(q, &p.a, &p.b))
+            .enumerate()
+            .find_map(|(i, (_, q))| oriented(q, &p.a, &p.b).map(|f| (i, f)))
         else {
             only_first.push(format!("{} vs {}", p.a, p.b));
             continue;
         };
+        matched[i] = true;
         let first = finding(p);
         let (change, change_interval) = change(&first, &q);
         let shift = match change_interval {
@@ -111,12 +114,9 @@ pub fn compare(
     }
     let only_second = second_pairs
         .iter()
-        .filter(|(_, q)| {
-            !first_pairs
-                .iter()
-                .any(|(_, p)| oriented(q, &p.a, &p.b).is_some())
-        })
-        .map(|(_, q)| format!("{} vs {}", q.a, q.b))
+        .zip(&matched)
+        .filter(|(_, matched)| !**matched)
+        .map(|((_, q), _)| format!("{} vs {}", q.a, q.b))
         .collect();
     Comparison {
         first_label: first_label.to_owned(),
