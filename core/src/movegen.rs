@@ -8,6 +8,7 @@
 //! towards it and each survivor is verified by playing it, which is exact
 //! for every piece the Betza subset can describe.
 
+use crate::movement::SliderLines;
 use crate::moves::{Move, MoveList, castle_king_destination, castle_partner_destination};
 use crate::position::Position;
 use crate::sliders::{between, bishop_attacks, rook_attacks};
@@ -123,11 +124,12 @@ impl Position<'_> {
     /// Pieces of `by` that capture onto `sq` given the occupancy.
     pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let v = self.variant();
+        let lines = SliderLines::new(sq, occupied);
         let mut out = Bitboard::EMPTY;
         for kind in v.piece_types() {
             let bb = self.pieces(by, kind);
             if bb.any() {
-                out |= v.moves(by, kind).attackers_of(sq, occupied, bb);
+                out |= v.moves(by, kind).attackers_of(sq, occupied, bb, &lines);
             }
         }
         out
@@ -136,9 +138,13 @@ impl Position<'_> {
     /// Whether any piece of `by` captures onto `sq` given the occupancy.
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let v = self.variant();
+        let lines = SliderLines::new(sq, occupied);
         v.piece_types().any(|kind| {
             let bb = self.pieces(by, kind);
-            bb.any() && v.moves(by, kind).attackers_of(sq, occupied, bb).any()
+            bb.any()
+                && v.moves(by, kind)
+                    .attackers_of(sq, occupied, bb, &lines)
+                    .any()
         })
     }
 

@@ -138,6 +138,24 @@ impl WalkedRay {
     }
 }
 
+/// The rook and bishop lines from one square, blockers included, for one
+/// occupancy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliderLines {
+    pub orthogonal: Bitboard,
+    pub diagonal: Bitboard,
+}
+
+impl SliderLines {
+    #[inline]
+    pub fn new(sq: Square, occupied: Bitboard) -> SliderLines {
+        SliderLines {
+            orthogonal: rook_attacks(sq, occupied),
+            diagonal: bishop_attacks(sq, occupied),
+        }
+    }
+}
+
 /// The moves of one piece type for one side.
 #[derive(Clone, Debug)]
 pub struct PieceMoves {
@@ -384,14 +402,16 @@ impl PieceMoves {
 
     /// Squares (empty or not) from which this piece would capture onto `sq`
     /// given the occupancy: where it could stand to check a king on `sq`.
-    pub fn attack_origins(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+    /// `lines` are the slider lines from `sq` for that occupancy, looked up
+    /// once by a caller that asks this of many piece types.
+    pub fn attack_origins(&self, sq: Square, occupied: Bitboard, lines: &SliderLines) -> Bitboard {
         let i = sq.index();
         let mut out = self.rev_leap_capture[i];
         if self.has_orth_capture {
-            out |= rook_attacks(sq, occupied) & self.rev_orth_capture[i];
+            out |= lines.orthogonal & self.rev_orth_capture[i];
         }
         if self.has_diag_capture {
-            out |= bishop_attacks(sq, occupied) & self.rev_diag_capture[i];
+            out |= lines.diagonal & self.rev_diag_capture[i];
         }
         if self.has_walked_capture {
             for w in self.walked.iter().filter(|w| w.capture) {
@@ -402,16 +422,23 @@ impl PieceMoves {
     }
 
     /// Pieces among `candidates` (all of this type and side) that capture
-    /// onto `sq` given the occupancy.
+    /// onto `sq` given the occupancy; `lines` are the slider lines from `sq`
+    /// for that occupancy, shared by every piece type asked.
     #[inline]
-    pub fn attackers_of(&self, sq: Square, occupied: Bitboard, candidates: Bitboard) -> Bitboard {
+    pub fn attackers_of(
+        &self,
+        sq: Square,
+        occupied: Bitboard,
+        candidates: Bitboard,
+        lines: &SliderLines,
+    ) -> Bitboard {
         let i = sq.index();
         let mut out = self.rev_leap_capture[i] & candidates;
         if self.has_orth_capture {
-            out |= rook_attacks(sq, occupied) & self.rev_orth_capture[i] & candidates;
+            out |= lines.orthogonal & self.rev_orth_capture[i] & candidates;
         }
         if self.has_diag_capture {
-            out |= bishop_attacks(sq, occupied) & self.rev_diag_capture[i] & candidates;
+            out |= lines.diagonal & self.rev_diag_capture[i] & candidates;
         }
         if self.has_walked_capture {
             for w in self.walked.iter().filter(|w| w.capture) {

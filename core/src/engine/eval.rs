@@ -8,6 +8,7 @@
 //! non-pawn material left (pockets included).
 
 use super::params::{EvalParams, Phased};
+use crate::movement::SliderLines;
 use crate::position::Position;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 use crate::variant::Variant;
@@ -30,7 +31,11 @@ pub struct Evaluator {
     full_phase: i32,
     pawn_types: Vec<PieceType>,
     piece_types: Vec<PieceType>,
+    /// The piece types from the least valuable up, for threats by lesser pieces.
+    by_value: Vec<PieceType>,
     royal: PieceType,
+    /// The royal piece's zone (its square and where it moves) per side and square.
+    royal_zones: ByColor<Box<[Bitboard; 64]>>,
 }
 
 fn empty_board_reach(variant: &Variant, color: Color, kind: PieceType, sq: Square) -> i32 {
@@ -98,6 +103,18 @@ impl Evaluator {
             .map(|(c, t)| start.pieces(c, t).count() as i32 * values[t.index()].max(0))
             .sum::<i32>()
             .max(1);
+        let mut by_value: Vec<PieceType> = variant.piece_types().collect();
+        by_value.sort_by_key(|t| values[t.index()]);
+        let royal_zones = ByColor::new_with(|color| {
+            let mut zones = Box::new([Bitboard::EMPTY; 64]);
+            for sq in Square::all() {
+                zones[sq.index()] = variant
+                    .moves(color, royal)
+                    .targets(sq, Bitboard::EMPTY, Bitboard::EMPTY)
+                    .with(sq);
+            }
+            zones
+        });
         Evaluator {
             params: params.clone(),
             values,
@@ -110,7 +127,9 @@ impl Evaluator {
                 .filter(|&t| variant.is_pawn(t))
                 .collect(),
             piece_types: variant.piece_types().collect(),
+            by_value,
             royal,
+            royal_zones,
         }
     }
 
@@ -145,12 +164,7 @@ impl Evaluator {
             black: 0i64,
         };
         let mut phase = 0i64;
-        let zones = ByColor::new_with(|c| {
-            let k = pos.royal_square(c);
-            v.moves(c, self.royal)
-                .targets(k, Bitboard::EMPTY, Bitboard::EMPTY)
-                .with(k)
-        });
+        let zones = ByColor::new_with(|c| self.royal_zones[c][pos.royal_square(c).index()]);
         // What each side's pieces attack, for king danger and threats.
         let mut attacks = ByColor::new_with(|_| Bitboard::EMPTY);
         // What each side's non-royal pieces of each type attack, for
@@ -218,6 +232,7 @@ impl Evaluator {
             // Checks the enemy has at hand: board pieces moving to a square
             // we do not defend, and pocketed pieces dropped anywhere empty.
             let king = pos.royal_square(color);
+            let lines = SliderLines::new(king, occ);
             let mut check_squares = 0i64;
             let mut drop_squares = 0i64;
             for &kind in &self.piece_types {
@@ -226,7 +241,7 @@ impl Evaluator {
                 if kind == self.royal || (reach.is_empty() && !in_pocket) {
                     continue;
                 }
-                let origins = v.moves(them, kind).attack_origins(king, occ) & !occ;
+                let origins = v.moves(them, kind).attack_origins(king, occ, &lines) & !occ;
                 // A few checking squares make the threat; more add little.
                 check_squares += i64::from((origins & reach & !attacks[color]).count().min(3));
                 if in_pocket {
@@ -245,6 +260,7 @@ impl Evaluator {
             }
             // Threats against our pieces: attacked and undefended, and
             // attacked by an enemy piece of lower value.
+            let lesser = self.reach_of_lesser_types(&reach_by_type[them]);
             for &kind in &self.piece_types {
                 let attacked = pos.pieces(color, kind) & attacks[them];
                 if kind == self.royal || attacked.is_empty() {
@@ -254,14 +270,7 @@ impl Evaluator {
                 mg[color] += hanging * i64::from(p.hanging.mg);
                 eg[color] += hanging * i64::from(p.hanging.eg);
                 let value = self.values[kind.index()];
-                let lesser_reach = self
-                    .piece_types
-                    .iter()
-                    .filter(|&&t| self.values[t.index()] < value)
-                    .fold(Bitboard::EMPTY, |acc, &t| {
-                        acc | reach_by_type[them][t.index()]
-                    });
-                let threatened = i64::from((attacked & lesser_reach).count());
+                let threatened = i64::from((attacked & lesser[kind.index()]).count());
                 let hundreds = i64::from(value.clamp(0, 2_000) / 100);
                 mg[color] += threatened * i64::from(p.threat_by_lesser.mg) * hundreds;
                 eg[color] += threatened * i64::from(p.threat_by_lesser.eg) * hundreds;
@@ -273,6 +282,30 @@ impl Evaluator {
         let us = pos.side_to_move();
         let score = blended(us) - blended(!us) + i64::from(p.tempo);
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
+    }
+
+    /// For each piece type, the squares reached by the other side's pieces
+    /// of strictly lower value (`reach` per type), built up in value order.
+    fn reach_of_lesser_types(
+        &self,
+        reach: &[Bitboard; MAX_PIECE_TYPES],
+    ) -> [Bitboard; MAX_PIECE_TYPES] {
+        let mut out = [Bitboard::EMPTY; MAX_PIECE_TYPES];
+        let mut below = Bitboard::EMPTY;
+        // The types of the value being walked, added to `below` when it ends.
+        let mut same_value = Bitboard::EMPTY;
+        let mut current = None;
+        for &kind in &self.by_value {
+            let value = self.values[kind.index()];
+            if current != Some(value) {
+                below |= same_value;
+                same_value = Bitboard::EMPTY;
+                current = Some(value);
+            }
+            out[kind.index()] = below;
+            same_value |= reach[kind.index()];
+        }
+        out
     }
 
     /// Own pawn-like pieces on the three squares in front of the royal piece.
@@ -422,6 +455,40 @@ mod tests {
         // Beyond the three pawns' material, the open king costs.
         let pawns = 3 * 100;
         assert!(open < closed - pawns, "{open} vs {closed}");
+    }
+
+    #[test]
+    fn lesser_reach_is_the_reach_of_strictly_cheaper_types() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        for name in builtin::names() {
+            let v = builtin::load(name).unwrap();
+            // Ties on purpose: several types share a value, as classes do.
+            let mut params = EvalParams::default();
+            for (i, kind) in v.piece_types().enumerate() {
+                let value = [100, 300, 300, 500, 900][i % 5];
+                params
+                    .piece_values
+                    .insert(v.letter(kind).to_string(), value);
+            }
+            for params in [EvalParams::default(), params] {
+                let e = Evaluator::new(&v, &params);
+                for _ in 0..20 {
+                    let mut reach = [Bitboard::EMPTY; MAX_PIECE_TYPES];
+                    for kind in v.piece_types() {
+                        reach[kind.index()] = Bitboard(rng.random());
+                    }
+                    let lesser = e.reach_of_lesser_types(&reach);
+                    for kind in v.piece_types() {
+                        let naive = v
+                            .piece_types()
+                            .filter(|t| e.value(*t) < e.value(kind))
+                            .fold(Bitboard::EMPTY, |acc, t| acc | reach[t.index()]);
+                        assert_eq!(lesser[kind.index()], naive, "{name}: {}", v.letter(kind));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

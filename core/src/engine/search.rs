@@ -380,12 +380,13 @@ impl<R: SearchRules> Searcher<R> {
             self.path.push(child.hash());
             // The child is searched for `score - noise`: shift the window.
             let (a, b) = (alpha - noise, beta - noise);
+            let gives_check = child.is_check();
             let mut score = if i == 0 {
-                -self.negamax(child, depth - 1, -b, -a, 1, false)
+                -self.negamax(child, depth - 1, -b, -a, 1, false, gives_check)
             } else {
-                let mut s = -self.negamax(child, depth - 1, -a - 1, -a, 1, true);
+                let mut s = -self.negamax(child, depth - 1, -a - 1, -a, 1, true, gives_check);
                 if s > a && s < b && !self.budget.was_exhausted() {
-                    s = -self.negamax(child, depth - 1, -b, -a, 1, false);
+                    s = -self.negamax(child, depth - 1, -b, -a, 1, false, gives_check);
                 }
                 s
             };
@@ -494,18 +495,18 @@ impl<R: SearchRules> Searcher<R> {
         mut beta: i32,
         ply: usize,
         cut_node: bool,
+        in_check: bool,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
         }
         let pv_node = beta - alpha > 1;
-        let in_check = pos.is_check();
         // Check extension, bounded so a perpetual check cannot run to MAX_PLY.
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, alpha, beta, ply, None);
+            return self.quiescence(pos, alpha, beta, ply, None, in_check);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply as u32);
@@ -581,6 +582,7 @@ impl<R: SearchRules> Searcher<R> {
                     -beta + 1,
                     ply + 1,
                     !cut_node,
+                    null.is_check(),
                 );
                 self.path.pop();
                 if self.budget.was_exhausted() {
@@ -671,6 +673,7 @@ impl<R: SearchRules> Searcher<R> {
                     -alpha,
                     ply + 1,
                     !pv_node && !cut_node,
+                    gives_check,
                 )
             } else {
                 let mut reduction = 0;
@@ -696,12 +699,29 @@ impl<R: SearchRules> Searcher<R> {
                     -alpha,
                     ply + 1,
                     true,
+                    gives_check,
                 );
                 if reduction > 0 && s > alpha && !self.budget.was_exhausted() {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                    s = -self.negamax(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                        gives_check,
+                    );
                 }
                 if pv_node && s > alpha && s < beta && !self.budget.was_exhausted() {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+                    s = -self.negamax(
+                        &child,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        gives_check,
+                    );
                 }
                 s
             };
@@ -831,6 +851,7 @@ impl<R: SearchRules> Searcher<R> {
         beta: i32,
         ply: usize,
         previous: Option<MoveOf<R>>,
+        in_check: bool,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
@@ -840,7 +861,6 @@ impl<R: SearchRules> Searcher<R> {
         if self.rules.is_rule_draw(pos) {
             return 0;
         }
-        let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
             return if in_check {
                 0
@@ -888,7 +908,8 @@ impl<R: SearchRules> Searcher<R> {
             };
             legal += 1;
             self.path.push(child.hash());
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, Some(mv));
+            let gives_check = child.is_check();
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, Some(mv), gives_check);
             self.path.pop();
             if self.budget.was_exhausted() {
                 self.buffers[ply] = moves;

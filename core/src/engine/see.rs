@@ -3,6 +3,7 @@
 //! x-rays through sliders and riders appear.
 
 use super::eval::Evaluator;
+use crate::movement::SliderLines;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Square};
@@ -139,6 +140,7 @@ fn least_valuable_attacker(
     occ: Bitboard,
 ) -> Option<(Square, i32)> {
     let v = pos.variant();
+    let lines = SliderLines::new(sq, occ);
     let mut best: Option<(Square, i32)> = None;
     for kind in v.piece_types() {
         let candidates = pos.pieces(side, kind) & occ;
@@ -155,7 +157,7 @@ fn least_valuable_attacker(
         }
         if let Some(attacker) = v
             .moves(side, kind)
-            .attackers_of(sq, occ, candidates)
+            .attackers_of(sq, occ, candidates, &lines)
             .first()
         {
             best = Some((attacker, value));

@@ -102,7 +102,7 @@ use std::fmt;
 use crate::game::{
     GamePosition, GameStatus, IllegalMove, MoveEvent, MoveFacts, Outcome, Termination,
 };
-use crate::movement::PieceMoves;
+use crate::movement::{PieceMoves, SliderLines};
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square, splitmix};
 use crate::variant::Variant;
 
@@ -886,13 +886,14 @@ impl<'a> PotentialPosition<'a> {
         };
         let occ = (self.occupied().without(mv.from).without(victim)).with(mv.to);
         let exclude = !Bitboard::from_square(victim);
+        let lines = SliderLines::new(king, occ);
         (0..self.army.len() as u8).all(|t| {
             let cands = attackers[usize::from(t)] & exclude;
             cands.is_empty()
                 || self
                     .army
                     .moves(them, t)
-                    .attackers_of(king, occ, cands)
+                    .attackers_of(king, occ, cands, &lines)
                     .is_empty()
         })
     }
