@@ -455,3 +455,45 @@ fn sizes_beyond_the_documented_limits_are_refused_before_work_starts() {
         output_within_a_minute(pocketlab().args(["run", experiment.to_str().unwrap()]));
     assert!(!ok && err.contains("stop.pairs"), "{err}");
 }
+
+#[test]
+fn bench_search_replays_a_logs_positions_and_says_when_none_are_logged() {
+    let work = tempfile::tempdir().unwrap();
+    let (_, log) = small_log(work.path());
+    let out = pocketlab()
+        .args(["bench", "search", "--log", log.to_str().unwrap()])
+        .args(["--positions", "3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // The log's own budget (400 nodes) unless told otherwise.
+    assert!(
+        stdout.contains("procs: 3 of ") && stdout.contains("400 nodes each"),
+        "{stdout}"
+    );
+    let figures: Vec<f64> = stdout
+        .lines()
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .map(|f| f.parse().unwrap())
+        .collect();
+    assert!(figures[0] > 0.0 && figures[0] <= 3.0 * 400.0, "{stdout}");
+
+    let experiment = work.path().join("no-fens.toml");
+    let text = EXPERIMENT.replace("pairs = 8", "pairs = 1");
+    std::fs::write(&experiment, text.replace("[log]", "[log]\nfen_every = 0")).unwrap();
+    let bare = work.path().join("bare");
+    run_to_end(&experiment, &bare, &[]);
+    let out = pocketlab()
+        .args(["bench", "search", "--log", bare.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(bare.to_str().unwrap()) && stderr.contains("fen_every"),
+        "{stderr}"
+    );
+}

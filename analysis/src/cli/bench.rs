@@ -36,11 +36,23 @@ pub enum BenchSuite {
         /// Experiment file (default: configs/experiments/quick.toml's settings with more pairs).
         experiment: Option<std::path::PathBuf>,
     },
-    /// Nodes per second of the searcher on fixed positions at a fixed node budget.
+    /// Nodes per second of the searcher on fixed positions at a fixed node
+    /// budget, or on positions of a log's games (`--log`).
     Search {
-        /// Nodes per position.
-        #[arg(long, default_value_t = 2_000_000)]
-        nodes: u64,
+        /// Nodes per position (default: 2,000,000 on the fixed positions;
+        /// with `--log`, the node limit the log's first army played with).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Search positions of this log's games instead: those logged with
+        /// a FEN (`[log] fen_every`), spread evenly over the log, each with
+        /// the evaluation and hash size of the log's first army, beside the
+        /// depth the logged game's search reached there.
+        #[arg(long)]
+        log: Option<std::path::PathBuf>,
+        /// With `--log`: how many positions.
+        #[arg(long, default_value_t = 200, requires = "log",
+              value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        positions: u64,
     },
 }
 
@@ -86,7 +98,14 @@ const PERFT_SUITE: &[(&str, &str, &str, u32, u32)] = &[
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     match args.suite {
         BenchSuite::Perft { quick } => bench_perft(quick),
-        BenchSuite::Search { nodes } => bench_search(nodes),
+        BenchSuite::Search {
+            nodes, log: None, ..
+        } => bench_search(nodes.unwrap_or(2_000_000)),
+        BenchSuite::Search {
+            nodes,
+            log: Some(ref log),
+            positions,
+        } => bench_search_log(log, nodes, positions as usize),
         BenchSuite::Selfplay { ref experiment } => bench_selfplay(experiment.as_deref()),
         BenchSuite::Report { games, ref dir } => bench_report(games, dir.as_deref()),
     }
@@ -192,6 +211,117 @@ fn bench_search(nodes: u64) -> anyhow::Result<()> {
         "",
         total_nodes as f64 / total_seconds / 1e3
     );
+    Ok(())
+}
+
+/// Searches from positions of a log's games: the speed and depth of the
+/// engine on the positions a study actually plays, then and now.
+fn bench_search_log(
+    log: &std::path::Path,
+    nodes: Option<u64>,
+    positions: usize,
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    use pocketlab_selfplay::log::{open_log, read_moves};
+
+    let exp = open_log(log)?.experiment()?;
+    let army = exp
+        .armies
+        .first()
+        .with_context(|| format!("{}: the log's experiment has no army", log.display()))?;
+    let settings = &army.engine;
+    let nodes = nodes
+        .or(settings.nodes)
+        .unwrap_or(pocketlab_selfplay::experiment::DEFAULT_NODES);
+    let logged: Vec<_> = read_moves(log)?
+        .into_iter()
+        // Searched moves only: opening plies are played at random, unsearched.
+        .filter(|m| m.fen.is_some() && m.nodes > 0)
+        .collect();
+    if logged.is_empty() {
+        anyhow::bail!(
+            "{}: no searched position is logged with a FEN (the experiment's [log] fen_every \
+             is 0, or every logged move was an opening move)",
+            log.display()
+        );
+    }
+    let step = (logged.len() / positions).max(1);
+    let chosen: Vec<_> = logged.iter().step_by(step).take(positions).collect();
+    let variant = &exp.variant;
+    let boards = chosen
+        .iter()
+        .map(|m| {
+            let fen = m.fen.as_deref().unwrap_or_default();
+            Position::from_fen(variant, fen).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: game {}, ply {}: field fen: {e}",
+                    log.display(),
+                    m.game_id,
+                    m.ply
+                )
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    println!(
+        "{}: {} of {} logged positions (every {step}th), {nodes} nodes each, \
+         evaluation {}, hash {} MB",
+        exp.name,
+        boards.len(),
+        logged.len(),
+        settings.eval_label,
+        settings.hash_mb
+    );
+    let mut searcher = Searcher::standard(
+        variant,
+        &settings.eval,
+        SearchOptions {
+            hash_megabytes: settings.hash_mb,
+            ..SearchOptions::default()
+        },
+    );
+    let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
+    let (mut depth_now, mut depth_then) = (0u64, 0u64);
+    for (pos, record) in boards.iter().zip(&chosen) {
+        searcher.new_game();
+        let result = searcher.search(pos, &[], &SearchLimits::nodes(nodes));
+        total_nodes += result.nodes;
+        total_seconds += result.elapsed.as_secs_f64();
+        depth_now += u64::from(result.depth);
+        depth_then += u64::from(record.depth);
+    }
+    let evaluator = searcher.rules().evaluator();
+    let rounds = (200_000 / boards.len()).max(1);
+    let started = Instant::now();
+    let mut sink = 0i64;
+    for _ in 0..rounds {
+        for pos in &boards {
+            sink += i64::from(evaluator.evaluate(std::hint::black_box(pos)));
+        }
+    }
+    std::hint::black_box(sink);
+    let eval_ns = started.elapsed().as_nanos() as f64 / (rounds * boards.len()) as f64;
+    let count = boards.len() as f64;
+    println!(
+        "{:>10} {:>9} {:>10} {:>11} {:>13} {:>8}",
+        "nodes", "seconds", "k nodes/s", "mean depth", "logged depth", "eval ns"
+    );
+    println!(
+        "{total_nodes:>10} {total_seconds:>9.3} {:>10.0} {:>11.2} {:>13.2} {eval_ns:>8.0}",
+        total_nodes as f64 / total_seconds / 1e3,
+        depth_now as f64 / count,
+        depth_then as f64 / count,
+    );
+    match settings.nodes {
+        Some(logged_nodes) if logged_nodes == nodes => println!(
+            "logged depth: what the game's own search reached from the same positions \
+             at the same {nodes} nodes (with that game's hash table, not a fresh one)"
+        ),
+        logged_nodes => println!(
+            "logged depth: what the game's own search reached from the same positions, \
+             with {} nodes: compare depths at the same budget",
+            logged_nodes.map_or_else(|| "another limit than".to_string(), |n| n.to_string())
+        ),
+    }
     Ok(())
 }
 
