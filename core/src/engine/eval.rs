@@ -36,7 +36,12 @@ pub struct Evaluator {
     royal: PieceType,
     /// The royal piece's zone (its square and where it moves) per side and square.
     royal_zones: ByColor<Box<[Bitboard; 64]>>,
+    /// The three squares in front of the royal piece, per side and square.
+    shield_fronts: ByColor<Box<[Bitboard; 64]>>,
 }
+
+// Type masks in `evaluate` hold one bit per piece type.
+const _: () = assert!(MAX_PIECE_TYPES <= 32);
 
 fn empty_board_reach(variant: &Variant, color: Color, kind: PieceType, sq: Square) -> i32 {
     variant
@@ -115,6 +120,16 @@ impl Evaluator {
             }
             zones
         });
+        let shield_fronts = ByColor::new_with(|color| {
+            let mut fronts = Box::new([Bitboard::EMPTY; 64]);
+            for sq in Square::all() {
+                fronts[sq.index()] = [-1i8, 0, 1]
+                    .iter()
+                    .filter_map(|&dx| sq.offset(dx, color.forward()))
+                    .collect();
+            }
+            fronts
+        });
         Evaluator {
             params: params.clone(),
             values,
@@ -130,6 +145,7 @@ impl Evaluator {
             by_value,
             royal,
             royal_zones,
+            shield_fronts,
         }
     }
 
@@ -176,56 +192,96 @@ impl Evaluator {
         };
         // Squares each side's pieces of each type can move to (quiet moves).
         let mut move_reach = ByColor::new_with(|_| [Bitboard::EMPTY; MAX_PIECE_TYPES]);
+        // The non-royal types each side has on the board, and those it has
+        // on the board or in the pocket (bit i: type i), so the later loops
+        // skip the absent ones.
+        let mut board_types = ByColor::new_with(|_| 0u32);
+        let pawns = ByColor::new_with(|c| {
+            self.pawn_types
+                .iter()
+                .fold(Bitboard::EMPTY, |acc, &t| acc | pos.pieces(c, t))
+        });
+        // Own pawn-like pieces on the three squares in front of each royal piece.
+        let shields = ByColor::new_with(|c| {
+            i64::from((pawns[c] & self.shield_fronts[c][pos.royal_square(c).index()]).count())
+        });
+        let mut present_types = ByColor::new_with(|_| 0u32);
         for color in Color::ALL {
             let them = !color;
             let theirs = pos.pieces_of(them);
+            let enemy_zone = zones[them];
             let mut material = 0i64;
+            // This side's sums, kept in locals in the hot loop.
+            let (mut side_mg, mut side_eg, mut side_attacks) = (0i64, 0i64, Bitboard::EMPTY);
+            let mut danger_caused = 0i64;
             for &kind in &self.piece_types {
                 let bb = pos.pieces(color, kind);
-                let value = self.values[kind.index()];
                 let pocketed = i64::from(pos.pocket_count(color, kind));
+                if bb.is_empty() && pocketed == 0 {
+                    continue;
+                }
+                if kind != self.royal {
+                    present_types[color] |= 1 << kind.index();
+                }
+                let value = self.values[kind.index()];
+                let on_board = i64::from(bb.count());
                 material += pocketed * i64::from(self.pocket_values[kind.index()]);
                 if kind != self.royal && !v.is_pawn(kind) {
-                    phase += (i64::from(bb.count()) + pocketed) * i64::from(value.max(0));
+                    phase += (on_board + pocketed) * i64::from(value.max(0));
                 }
                 if bb.is_empty() {
                     continue;
                 }
-                material += i64::from(bb.count()) * i64::from(value);
+                material += on_board * i64::from(value);
                 let table = &self.psq[color][kind.index()];
                 let m = v.moves(color, kind);
-                let is_royal = kind == self.royal;
+                if kind == self.royal {
+                    for sq in bb {
+                        let (a, b) = table[sq.index()];
+                        side_mg += i64::from(a);
+                        side_eg += i64::from(b);
+                        side_attacks |= m.capture_reach(sq, occ);
+                    }
+                    continue;
+                }
+                board_types[color] |= 1 << kind.index();
                 let track_mobility = !v.is_pawn(kind);
+                let baseline = i64::from(self.mobility_baseline[kind.index()]);
                 let attacker_units =
                     i64::from(p.king_danger.attacker) * i64::from((value / 100).clamp(1, 10));
+                let (mut kind_reach, mut kind_moves) = (Bitboard::EMPTY, Bitboard::EMPTY);
                 for sq in bb {
                     let (a, b) = table[sq.index()];
-                    mg[color] += i64::from(a);
-                    eg[color] += i64::from(b);
-                    if is_royal {
-                        attacks[color] |= m.capture_reach(sq, occ);
-                        continue;
-                    }
+                    side_mg += i64::from(a);
+                    side_eg += i64::from(b);
                     let (targets, reach) = m.targets_and_capture_reach(sq, occ, theirs);
-                    attacks[color] |= reach;
-                    reach_by_type[color][kind.index()] |= reach;
-                    move_reach[color][kind.index()] |= targets & !occ;
+                    kind_reach |= reach;
+                    kind_moves |= targets;
                     if track_mobility {
-                        let extra = i64::from(targets.count())
-                            - i64::from(self.mobility_baseline[kind.index()]);
-                        mg[color] += extra * i64::from(p.mobility.mg) / 16;
-                        eg[color] += extra * i64::from(p.mobility.eg) / 16;
+                        let extra = i64::from(targets.count()) - baseline;
+                        side_mg += extra * i64::from(p.mobility.mg) / 16;
+                        side_eg += extra * i64::from(p.mobility.eg) / 16;
                     }
-                    let on_zone = (reach & zones[them]).count();
-                    if on_zone > 0 {
-                        danger[them] += attacker_units
-                            + i64::from(on_zone) * i64::from(p.king_danger.zone_attack);
+                    let on_zone = reach & enemy_zone;
+                    if on_zone.any() {
+                        danger_caused += attacker_units
+                            + i64::from(on_zone.count()) * i64::from(p.king_danger.zone_attack);
                     }
                 }
+                side_attacks |= kind_reach;
+                reach_by_type[color][kind.index()] = kind_reach;
+                move_reach[color][kind.index()] = kind_moves & !occ;
             }
+            attacks[color] = side_attacks;
+            danger[them] += danger_caused;
+            mg[color] += side_mg;
+            eg[color] += side_eg;
             mg[color] += material;
             eg[color] += material;
-            self.pawn_terms(pos, color, &mut mg, &mut eg);
+            if !self.pawn_types.is_empty() {
+                self.pawn_terms(pawns[color], pawns[them], color, &mut mg, &mut eg);
+                mg[color] += shields[color] * i64::from(p.king_shield);
+            }
         }
         for color in Color::ALL {
             let them = !color;
@@ -235,10 +291,10 @@ impl Evaluator {
             let lines = SliderLines::new(king, occ);
             let mut check_squares = 0i64;
             let mut drop_squares = 0i64;
-            for &kind in &self.piece_types {
+            for kind in types_in(present_types[them]) {
                 let reach = move_reach[them][kind.index()];
                 let in_pocket = pos.pocket_count(them, kind) > 0;
-                if kind == self.royal || (reach.is_empty() && !in_pocket) {
+                if reach.is_empty() && !in_pocket {
                     continue;
                 }
                 let origins = v.moves(them, kind).attack_origins(king, occ, &lines) & !occ;
@@ -250,7 +306,7 @@ impl Evaluator {
                 }
             }
             let k = &p.king_danger;
-            let shield = i64::from(self.shield_count(pos, color));
+            let shield = shields[color];
             let units = danger[color]
                 + check_squares * i64::from(k.safe_check)
                 + drop_squares * i64::from(k.drop_check)
@@ -261,9 +317,9 @@ impl Evaluator {
             // Threats against our pieces: attacked and undefended, and
             // attacked by an enemy piece of lower value.
             let lesser = self.reach_of_lesser_types(&reach_by_type[them]);
-            for &kind in &self.piece_types {
+            for kind in types_in(board_types[color]) {
                 let attacked = pos.pieces(color, kind) & attacks[them];
-                if kind == self.royal || attacked.is_empty() {
+                if attacked.is_empty() {
                     continue;
                 }
                 let hanging = i64::from((attacked & !attacks[color]).count());
@@ -308,50 +364,21 @@ impl Evaluator {
         out
     }
 
-    /// Own pawn-like pieces on the three squares in front of the royal piece.
-    fn shield_count(&self, pos: &Position<'_>, color: Color) -> u32 {
-        let king = pos.royal_square(color);
-        let front: Bitboard = [-1i8, 0, 1]
-            .iter()
-            .filter_map(|&dx| king.offset(dx, color.forward()))
-            .collect();
-        self.pawn_types
-            .iter()
-            .map(|&t| (pos.pieces(color, t) & front).count())
-            .sum()
-    }
-
+    /// Doubled, isolated and passed pawn-like pieces of `color` (`ours`)
+    /// against the other side's (`theirs`).
     fn pawn_terms(
         &self,
-        pos: &Position<'_>,
+        ours: Bitboard,
+        theirs: Bitboard,
         color: Color,
         mg: &mut ByColor<i64>,
         eg: &mut ByColor<i64>,
     ) {
-        if self.pawn_types.is_empty() {
-            return;
-        }
         let p = &self.params;
-        let ours: Bitboard = self
-            .pawn_types
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, &t| acc | pos.pieces(color, t));
-        let theirs: Bitboard = self
-            .pawn_types
-            .iter()
-            .fold(Bitboard::EMPTY, |acc, &t| acc | pos.pieces(!color, t));
         for sq in ours {
             let file = sq.file();
             let file_bb = Bitboard::file(file);
-            let adjacent = (if file > 0 {
-                Bitboard::file(file - 1)
-            } else {
-                Bitboard::EMPTY
-            }) | (if file < 7 {
-                Bitboard::file(file + 1)
-            } else {
-                Bitboard::EMPTY
-            });
+            let adjacent = ADJACENT_FILES[usize::from(file)];
             if (ours & file_bb).has_more_than_one() {
                 mg[color] += i64::from(p.doubled_pawn.mg / 2);
                 eg[color] += i64::from(p.doubled_pawn.eg / 2);
@@ -367,8 +394,39 @@ impl Evaluator {
                 eg[color] += i64::from(bonus.eg);
             }
         }
-        mg[color] += i64::from(self.shield_count(pos, color)) * i64::from(p.king_shield);
     }
+}
+
+/// The files beside each file.
+const ADJACENT_FILES: [Bitboard; 8] = {
+    let mut out = [Bitboard::EMPTY; 8];
+    let mut file = 0;
+    while file < 8 {
+        let left = if file > 0 {
+            Bitboard::file(file - 1).0
+        } else {
+            0
+        };
+        let right = if file < 7 {
+            Bitboard::file(file + 1).0
+        } else {
+            0
+        };
+        out[file as usize] = Bitboard(left | right);
+        file += 1;
+    }
+    out
+};
+
+/// The piece types whose bits are set in `mask` (bit i: type i).
+fn types_in(mut mask: u32) -> impl Iterator<Item = PieceType> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let index = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            PieceType::from_index(index)
+        })
+    })
 }
 
 /// Squares on ranks strictly ahead of `sq` from `color`'s side.
