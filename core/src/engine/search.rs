@@ -132,6 +132,9 @@ struct Candidate<M> {
     mv: M,
     score: i32,
     traits: MoveTraits,
+    /// Whether the move's exchange does not lose (SEE >= 0), when ordering
+    /// had to find out; quiescence asks the same question.
+    exchange_holds: Option<bool>,
 }
 
 /// A searcher for one game kind. Keep one per player across a game so the
@@ -310,7 +313,7 @@ impl<R: SearchRules> Searcher<R> {
             .filter_map(|mv| {
                 let child = pos.successor(mv)?;
                 let traits = self.rules.traits(pos, mv);
-                let order = self.order_score(pos, mv, &traits, hash_move, 0, None);
+                let (order, _) = self.order_score(pos, mv, &traits, hash_move, 0, None);
                 let noise = self.root_noise(pos, mv);
                 Some((order, (mv, child, noise, traits)))
             })
@@ -445,35 +448,35 @@ impl<R: SearchRules> Searcher<R> {
         hash_move: Option<R::StoredMove>,
         ply: usize,
         counter: Option<MoveOf<R>>,
-    ) -> i32 {
+    ) -> (i32, Option<bool>) {
         if hash_move.is_some_and(|h| h == self.rules.store(mv)) {
-            return HASH_MOVE;
+            return (HASH_MOVE, None);
         }
         if traits.is_tactical() {
             let mvv_lva = traits.victim * 16 - traits.attacker / 16 + traits.promotion;
             let history = self.capture_history[traits.history_key] / 32;
             // A capture of a piece worth at least the mover cannot lose.
-            let winning = !traits.is_capture
-                || traits.attacker <= traits.victim
-                || self.rules.see_at_least(pos, mv, 0);
-            return if winning {
+            let exchange_holds = (traits.is_capture && traits.attacker > traits.victim)
+                .then(|| self.rules.see_at_least(pos, mv, 0));
+            let score = if exchange_holds.unwrap_or(true) {
                 GOOD_TACTICAL + mvv_lva + history
             } else {
                 BAD_CAPTURE + mvv_lva + history
             };
+            return (score, exchange_holds);
         }
         let killers = &self.killers[ply];
-        if killers[0] == Some(mv) {
-            return KILLER + 1;
-        }
-        if killers[1] == Some(mv) {
-            return KILLER;
-        }
-        if counter == Some(mv) {
-            return COUNTER_MOVE;
-        }
-        let h = self.history_score(traits);
-        if traits.pocket_in { POCKET_IN + h } else { h }
+        let score = if killers[0] == Some(mv) {
+            KILLER + 1
+        } else if killers[1] == Some(mv) {
+            KILLER
+        } else if counter == Some(mv) {
+            COUNTER_MOVE
+        } else {
+            let h = self.history_score(traits);
+            if traits.pocket_in { POCKET_IN + h } else { h }
+        };
+        (score, None)
     }
 
     /// Gravity update: the bonus shrinks as the entry nears its bound.
@@ -838,8 +841,14 @@ impl<R: SearchRules> Searcher<R> {
         out.clear();
         for &mv in &generated {
             let traits = self.rules.traits(pos, mv);
-            let score = self.order_score(pos, mv, &traits, hash_move, ply, counter);
-            out.push(Candidate { mv, score, traits });
+            let (score, exchange_holds) =
+                self.order_score(pos, mv, &traits, hash_move, ply, counter);
+            out.push(Candidate {
+                mv,
+                score,
+                traits,
+                exchange_holds,
+            });
         }
         self.scratch[ply] = generated;
     }
@@ -893,13 +902,20 @@ impl<R: SearchRules> Searcher<R> {
         let mut best_move = None;
         let mut legal = 0;
         for i in 0..moves.len() {
-            let Candidate { mv, traits, .. } = pick(&mut moves, i);
+            let Candidate {
+                mv,
+                traits,
+                exchange_holds,
+                ..
+            } = pick(&mut moves, i);
             if !in_check {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 if stand_pat + traits.victim + traits.promotion + 200 < alpha {
                     continue;
                 }
-                if traits.is_capture && !self.rules.see_at_least(pos, mv, 0) {
+                if traits.is_capture
+                    && !exchange_holds.unwrap_or_else(|| self.rules.see_at_least(pos, mv, 0))
+                {
                     continue;
                 }
             }
