@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use pocketlab_core::Position;
 use pocketlab_core::builtin;
-use pocketlab_core::engine::{EvalParams, SearchLimits, SearchOptions, Searcher};
+use pocketlab_core::engine::{EvalParams, Evaluator, SearchLimits, SearchOptions, Searcher};
 use pocketlab_core::perft::perft;
 
 #[derive(Debug, Args)]
@@ -182,15 +182,11 @@ fn bench_search(nodes: u64) -> anyhow::Result<()> {
             Searcher::standard(&variant, &EvalParams::default(), SearchOptions::default());
         let result = searcher.search(&pos, &[], &SearchLimits::nodes(nodes));
         // The cost of one static evaluation of the root position.
-        let evaluator = searcher.rules().evaluator();
-        let started = Instant::now();
-        let rounds = 20_000u32;
-        let mut sink = 0i64;
-        for _ in 0..rounds {
-            sink += i64::from(evaluator.evaluate(std::hint::black_box(&pos)));
-        }
-        std::hint::black_box(sink);
-        let eval_ns = started.elapsed().as_nanos() as f64 / f64::from(rounds);
+        let eval_ns = nanos_per_evaluation(
+            searcher.rules().evaluator(),
+            std::slice::from_ref(&pos),
+            20_000,
+        );
         let seconds = result.elapsed.as_secs_f64();
         total_nodes += result.nodes;
         total_seconds += seconds;
@@ -212,6 +208,20 @@ fn bench_search(nodes: u64) -> anyhow::Result<()> {
         total_nodes as f64 / total_seconds / 1e3
     );
     Ok(())
+}
+
+/// Mean wall time of one static evaluation over `rounds` passes through
+/// `positions`.
+fn nanos_per_evaluation(evaluator: &Evaluator, positions: &[Position<'_>], rounds: usize) -> f64 {
+    let started = Instant::now();
+    let mut sink = 0i64;
+    for _ in 0..rounds {
+        for pos in positions {
+            sink += i64::from(evaluator.evaluate(std::hint::black_box(pos)));
+        }
+    }
+    std::hint::black_box(sink);
+    started.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64
 }
 
 /// Searches from positions of a log's games: the speed and depth of the
@@ -289,17 +299,8 @@ fn bench_search_log(
         depth_now += u64::from(result.depth);
         depth_then += u64::from(record.depth);
     }
-    let evaluator = searcher.rules().evaluator();
     let rounds = (200_000 / boards.len()).max(1);
-    let started = Instant::now();
-    let mut sink = 0i64;
-    for _ in 0..rounds {
-        for pos in &boards {
-            sink += i64::from(evaluator.evaluate(std::hint::black_box(pos)));
-        }
-    }
-    std::hint::black_box(sink);
-    let eval_ns = started.elapsed().as_nanos() as f64 / (rounds * boards.len()) as f64;
+    let eval_ns = nanos_per_evaluation(searcher.rules().evaluator(), &boards, rounds);
     let count = boards.len() as f64;
     println!(
         "{:>10} {:>9} {:>10} {:>11} {:>13} {:>8}",
