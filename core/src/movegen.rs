@@ -129,7 +129,7 @@ impl Position<'_> {
         for kind in v.piece_types() {
             let bb = self.pieces(by, kind);
             if bb.any() {
-                out |= v.moves(by, kind).attackers_of(sq, occupied, bb, &lines);
+                out |= v.moves(by, kind).attackers_of(&lines, bb);
             }
         }
         out
@@ -141,10 +141,7 @@ impl Position<'_> {
         let lines = SliderLines::new(sq, occupied);
         v.piece_types().any(|kind| {
             let bb = self.pieces(by, kind);
-            bb.any()
-                && v.moves(by, kind)
-                    .attackers_of(sq, occupied, bb, &lines)
-                    .any()
+            bb.any() && v.moves(by, kind).attackers_of(&lines, bb).any()
         })
     }
 

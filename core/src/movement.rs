@@ -138,21 +138,38 @@ impl WalkedRay {
     }
 }
 
-/// The rook and bishop lines from one square, blockers included, for one
-/// occupancy.
+/// A square under attack at one occupancy, with the rook and bishop lines
+/// through it (blockers included): looked up once and shared by every piece
+/// type asked who attacks the square or from where it could be attacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SliderLines {
-    pub orthogonal: Bitboard,
-    pub diagonal: Bitboard,
+    square: Square,
+    occupied: Bitboard,
+    orthogonal: Bitboard,
+    diagonal: Bitboard,
 }
 
 impl SliderLines {
     #[inline]
-    pub fn new(sq: Square, occupied: Bitboard) -> SliderLines {
+    pub fn new(square: Square, occupied: Bitboard) -> SliderLines {
         SliderLines {
-            orthogonal: rook_attacks(sq, occupied),
-            diagonal: bishop_attacks(sq, occupied),
+            square,
+            occupied,
+            orthogonal: rook_attacks(square, occupied),
+            diagonal: bishop_attacks(square, occupied),
         }
+    }
+
+    /// The square the lines run through.
+    #[inline]
+    pub fn square(&self) -> Square {
+        self.square
+    }
+
+    /// The occupancy the lines stop at.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
     }
 }
 
@@ -400,50 +417,43 @@ impl PieceMoves {
         out
     }
 
-    /// Squares (empty or not) from which this piece would capture onto `sq`
-    /// given the occupancy: where it could stand to check a king on `sq`.
-    /// `lines` are the slider lines from `sq` for that occupancy, looked up
-    /// once by a caller that asks this of many piece types.
-    pub fn attack_origins(&self, sq: Square, occupied: Bitboard, lines: &SliderLines) -> Bitboard {
-        let i = sq.index();
+    /// Squares (empty or not) from which this piece would capture onto the
+    /// target's square at its occupancy: where it could stand to check a
+    /// king there.
+    pub fn attack_origins(&self, target: &SliderLines) -> Bitboard {
+        let i = target.square.index();
         let mut out = self.rev_leap_capture[i];
         if self.has_orth_capture {
-            out |= lines.orthogonal & self.rev_orth_capture[i];
+            out |= target.orthogonal & self.rev_orth_capture[i];
         }
         if self.has_diag_capture {
-            out |= lines.diagonal & self.rev_diag_capture[i];
+            out |= target.diagonal & self.rev_diag_capture[i];
         }
         if self.has_walked_capture {
             for w in self.walked.iter().filter(|w| w.capture) {
-                out |= w.reach_back(sq, occupied) & w.from;
+                out |= w.reach_back(target.square, target.occupied) & w.from;
             }
         }
         out
     }
 
     /// Pieces among `candidates` (all of this type and side) that capture
-    /// onto `sq` given the occupancy; `lines` are the slider lines from `sq`
-    /// for that occupancy, shared by every piece type asked.
+    /// onto the target's square at its occupancy.
     #[inline]
-    pub fn attackers_of(
-        &self,
-        sq: Square,
-        occupied: Bitboard,
-        candidates: Bitboard,
-        lines: &SliderLines,
-    ) -> Bitboard {
-        let i = sq.index();
+    pub fn attackers_of(&self, target: &SliderLines, candidates: Bitboard) -> Bitboard {
+        let i = target.square.index();
         let mut out = self.rev_leap_capture[i] & candidates;
         if self.has_orth_capture {
-            out |= lines.orthogonal & self.rev_orth_capture[i] & candidates;
+            out |= target.orthogonal & self.rev_orth_capture[i] & candidates;
         }
         if self.has_diag_capture {
-            out |= lines.diagonal & self.rev_diag_capture[i] & candidates;
+            out |= target.diagonal & self.rev_diag_capture[i] & candidates;
         }
         if self.has_walked_capture {
+            let occupied = target.occupied;
             for w in self.walked.iter().filter(|w| w.capture) {
                 // Back from the target, only the first piece can capture.
-                out |= w.reach_back(sq, occupied) & occupied & candidates & w.from;
+                out |= w.reach_back(target.square, occupied) & occupied & candidates & w.from;
             }
         }
         out

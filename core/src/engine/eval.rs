@@ -297,7 +297,7 @@ impl Evaluator {
                 if reach.is_empty() && !in_pocket {
                     continue;
                 }
-                let origins = v.moves(them, kind).attack_origins(king, occ, &lines) & !occ;
+                let origins = v.moves(them, kind).attack_origins(&lines) & !occ;
                 // A few checking squares make the threat; more add little.
                 check_squares += i64::from((origins & reach & !attacks[color]).count().min(3));
                 if in_pocket {

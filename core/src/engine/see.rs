@@ -155,11 +155,7 @@ fn least_valuable_attacker(
         if best.is_some_and(|(_, b)| b <= value) {
             continue;
         }
-        if let Some(attacker) = v
-            .moves(side, kind)
-            .attackers_of(sq, occ, candidates, &lines)
-            .first()
-        {
+        if let Some(attacker) = v.moves(side, kind).attackers_of(&lines, candidates).first() {
             best = Some((attacker, value));
         }
     }

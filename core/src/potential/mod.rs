@@ -893,7 +893,7 @@ impl<'a> PotentialPosition<'a> {
                 || self
                     .army
                     .moves(them, t)
-                    .attackers_of(king, occ, cands, &lines)
+                    .attackers_of(&lines, cands)
                     .is_empty()
         })
     }
