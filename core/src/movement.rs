@@ -159,18 +159,6 @@ impl SliderLines {
             diagonal: bishop_attacks(square, occupied),
         }
     }
-
-    /// The square the lines run through.
-    #[inline]
-    pub fn square(&self) -> Square {
-        self.square
-    }
-
-    /// The occupancy the lines stop at.
-    #[inline]
-    pub fn occupied(&self) -> Bitboard {
-        self.occupied
-    }
 }
 
 /// The moves of one piece type for one side.

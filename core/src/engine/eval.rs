@@ -181,16 +181,14 @@ impl Evaluator {
         let scans = ByColor::new_with(|c| self.scan_side(pos, c, zones[!c]));
         let mut mg = ByColor::new_with(|c| scans[c].mg);
         let mut eg = ByColor::new_with(|c| scans[c].eg);
-        let attacks = ByColor::new_with(|c| scans[c].attacks);
         for color in Color::ALL {
             let them = !color;
             if !self.pawn_types.is_empty() {
                 self.pawn_terms(pawns[color], pawns[them], color, &mut mg, &mut eg);
                 mg[color] += shields[color] * i64::from(self.params.king_shield);
             }
-            mg[color] -= self.royal_danger(pos, color, &scans[them], &attacks, shields[color]);
-            let (threat_mg, threat_eg) =
-                self.threats(pos, color, &scans[color], &scans[them], &attacks);
+            mg[color] -= self.royal_danger(pos, color, &scans[color], &scans[them], shields[color]);
+            let (threat_mg, threat_eg) = self.threats(pos, color, &scans[color], &scans[them]);
             mg[color] += threat_mg;
             eg[color] += threat_eg;
         }
@@ -283,17 +281,18 @@ impl Evaluator {
         scan
     }
 
-    /// The middlegame cost of danger to `color`'s royal piece: the enemy's
-    /// attacks on its zone (`enemy`'s scan), the checks the enemy has at
-    /// hand (board pieces moving to a square `color` does not defend,
-    /// pocketed pieces dropped anywhere empty), less its pawn shield.
+    /// The middlegame cost of danger to `color`'s royal piece (`own` and
+    /// `enemy` the two sides' scans): the enemy's attacks on its zone, the
+    /// checks the enemy has at hand (board pieces moving to a square `color`
+    /// does not defend, pocketed pieces dropped anywhere empty), less its
+    /// pawn shield.
     #[inline]
     fn royal_danger(
         &self,
         pos: &Position<'_>,
         color: Color,
+        own: &SideScan,
         enemy: &SideScan,
-        attacks: &ByColor<Bitboard>,
         shield: i64,
     ) -> i64 {
         let v = pos.variant();
@@ -310,7 +309,7 @@ impl Evaluator {
             }
             let origins = v.moves(them, kind).attack_origins(&lines) & !occ;
             // A few checking squares make the threat; more add little.
-            check_squares += i64::from((origins & reach & !attacks[color]).count().min(3));
+            check_squares += i64::from((origins & reach & !own.attacks).count().min(3));
             if in_pocket {
                 let ranks = v.drop_squares(them, kind);
                 drop_squares += i64::from((origins & ranks).count().min(4));
@@ -337,18 +336,16 @@ impl Evaluator {
         color: Color,
         own: &SideScan,
         enemy: &SideScan,
-        attacks: &ByColor<Bitboard>,
     ) -> (i64, i64) {
         let p = &self.params;
-        let them = !color;
         let (mut mg, mut eg) = (0i64, 0i64);
         let lesser = self.reach_of_lesser_types(&enemy.reach_by_type);
         for kind in types_in(own.board_types) {
-            let attacked = pos.pieces(color, kind) & attacks[them];
+            let attacked = pos.pieces(color, kind) & enemy.attacks;
             if attacked.is_empty() {
                 continue;
             }
-            let hanging = i64::from((attacked & !attacks[color]).count());
+            let hanging = i64::from((attacked & !own.attacks).count());
             mg += hanging * i64::from(p.hanging.mg);
             eg += hanging * i64::from(p.hanging.eg);
             let value = self.values[kind.index()];
