@@ -1,6 +1,7 @@
 //! pocketlab-analysis: balance statistics and reports, and the `pocketlab` CLI.
 
 pub mod cli;
+pub mod cpu;
 pub mod quiet;
 pub mod report;
 pub mod stats;
