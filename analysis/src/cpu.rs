@@ -113,35 +113,33 @@ mod x86 {
     mod tests {
         use super::*;
 
+        /// The shipped table, as if the build used every extension in it.
         fn all_compiled() -> Vec<Feature> {
-            use CpuidBit::{Extended1Ecx, Leaf1Ecx, Leaf7Ebx};
-            [
-                ("popcnt", Leaf1Ecx(23)),
-                ("avx2", Leaf7Ebx(5)),
-                ("bmi2", Leaf7Ebx(8)),
-                ("lzcnt", Extended1Ecx(5)),
-            ]
-            .into_iter()
-            .map(|(name, bit)| Feature {
-                name,
-                compiled: true,
-                bit,
-            })
-            .collect()
+            compiled_features()
+                .into_iter()
+                .map(|f| Feature {
+                    compiled: true,
+                    ..f
+                })
+                .collect()
         }
 
         #[test]
         fn a_cpu_without_an_extension_the_build_uses_is_refused_by_name() {
-            // A pre-Haswell CPU: POPCNT and LZCNT, no AVX2 or BMI2.
+            // An Ivy Bridge (2012): SSE4.2, POPCNT, AVX and F16C, none of
+            // Haswell's FMA, MOVBE, BMI1, AVX2, BMI2 and LZCNT.
             let old = CpuidLeaves {
-                leaf1_ecx: 1 << 23,
+                leaf1_ecx: 1 << 20 | 1 << 23 | 1 << 28 | 1 << 29,
                 leaf7_ebx: 0,
-                extended1_ecx: 1 << 5,
+                extended1_ecx: 0,
             };
-            assert_eq!(missing(&all_compiled(), &old), ["avx2", "bmi2"]);
+            assert_eq!(
+                missing(&all_compiled(), &old),
+                ["fma", "movbe", "bmi1", "avx2", "bmi2", "lzcnt"]
+            );
             let modern = CpuidLeaves {
-                leaf1_ecx: 1 << 23,
-                leaf7_ebx: 1 << 5 | 1 << 8,
+                leaf1_ecx: 1 << 12 | 1 << 20 | 1 << 22 | 1 << 23 | 1 << 28 | 1 << 29,
+                leaf7_ebx: 1 << 3 | 1 << 5 | 1 << 8,
                 extended1_ecx: 1 << 5,
             };
             assert!(missing(&all_compiled(), &modern).is_empty());
