@@ -245,6 +245,56 @@ impl Position<'_> {
         self.generate_filtered(list, true);
     }
 
+    /// Quiet moves and drops that give direct check: a piece moving or
+    /// dropped to an empty square from which it attacks the enemy royal
+    /// piece, for quiescence search. None when the side to move is in check
+    /// (quiescence then searches every evasion). Discovered checks, and
+    /// checks along a line the move itself opens, are not listed;
+    /// promotions are not (they are tactical moves already). Every move
+    /// listed is legal.
+    pub fn quiet_checks(&self, list: &mut MoveList) {
+        let v = self.variant();
+        let us = self.side_to_move();
+        let occ = self.occupied();
+        if self.is_check() {
+            return;
+        }
+        let lines = SliderLines::new(self.royal_square(!us), occ);
+        let theirs = self.pieces_of(!us);
+        let empty = !occ;
+        let mut pins = None;
+        for kind in v.piece_types() {
+            let bb = self.pieces(us, kind);
+            let pocketed = self.pocket_count(us, kind) > 0;
+            if kind == v.royal || (bb.is_empty() && !pocketed) {
+                continue;
+            }
+            let m = v.moves(us, kind);
+            let origins = m.attack_origins(&lines) & empty;
+            if origins.is_empty() {
+                continue;
+            }
+            let promotion_zone = match v.rules.promotion.as_ref() {
+                Some(p) if v.is_pawn(kind) => Variant::relative_ranks_mask(us, p.ranks),
+                _ => Bitboard::EMPTY,
+            };
+            for from in bb {
+                let mut targets = m.targets(from, occ, theirs) & origins & !promotion_zone;
+                if targets.is_empty() {
+                    continue;
+                }
+                let pins = pins.get_or_insert_with(|| self.pins(us));
+                if pins.pinned.contains(from) {
+                    targets &= pins.line(from);
+                }
+                list.normal(from, targets);
+            }
+            if pocketed {
+                list.drops(kind, origins & v.drop_squares(us, kind));
+            }
+        }
+    }
+
     pub(crate) fn generate(&self, sink: &mut impl MoveSink) {
         self.generate_filtered(sink, false);
     }

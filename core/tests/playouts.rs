@@ -1,5 +1,6 @@
 //! Property tests over random playouts in every shipped variant: the fast
-//! generator equals the naive reference, moves keep the royal piece safe,
+//! generator equals the naive reference (its quiet checks too), moves keep
+//! the royal piece safe,
 //! the incremental hash equals a recomputed one, FEN and move notation
 //! round-trip, and copy-make leaves the original position untouched.
 
@@ -36,6 +37,7 @@ fn check_position(pos: &Position<'_>) {
     fast.dedup();
     assert_eq!(before, fast.len(), "duplicate moves at {fen}");
     assert_eq!(fast, reference, "move sets differ at {fen}");
+    check_quiet_checks(pos, &fast);
 
     let mut sans = std::collections::HashSet::new();
     for &mv in &fast {
@@ -62,6 +64,45 @@ fn check_position(pos: &Position<'_>) {
             "{text} leaves the royal piece attacked at {fen}"
         );
     }
+}
+
+/// Quiescence's quiet checks are the legal quiet moves and drops after
+/// which the piece moved attacks the enemy royal piece along lines the
+/// move does not open (its from-square counted as still occupied), less
+/// pawn moves into a promotion zone; none in check.
+fn check_quiet_checks(pos: &Position<'_>, legal: &[Move]) {
+    let fen = pos.to_fen();
+    let v = pos.variant();
+    let us = pos.side_to_move();
+    let promotion_ranks = v.rules.promotion.as_ref().map_or(0, |p| p.ranks);
+    let mut expected: Vec<Move> = if pos.is_check() {
+        Vec::new()
+    } else {
+        legal
+            .iter()
+            .copied()
+            .filter(|&mv| match mv {
+                Move::Normal { from, to } => {
+                    let kind = pos.piece_at(from).unwrap().kind;
+                    let promotes = v.is_pawn(kind)
+                        && promotion_ranks & (1 << us.relative_rank(to.rank())) != 0;
+                    pos.piece_at(to).is_none()
+                        && !promotes
+                        && common::attacks_royal_naive(&pos.after(mv), to, Some(from))
+                }
+                Move::Drop { to, .. } => common::attacks_royal_naive(&pos.after(mv), to, None),
+                _ => false,
+            })
+            .collect()
+    };
+    let mut listed = Vec::new();
+    pos.quiet_checks(&mut listed);
+    for &mv in &listed {
+        assert!(pos.after(mv).is_check(), "{mv:?} gives no check at {fen}");
+    }
+    listed.sort_by_key(|m| format!("{m:?}"));
+    expected.sort_by_key(|m| format!("{m:?}"));
+    assert_eq!(listed, expected, "quiet checks differ at {fen}");
 }
 
 fn playout(variant: &Variant, seed: u64, plies: usize) {

@@ -73,8 +73,9 @@ pub trait SearchRules: fmt::Debug {
     fn null_move(&self, pos: &Self::Position) -> Option<Self::Position>;
 
     /// Moves that change material at once (captures, promotions), for
-    /// quiescence. `previous` is the move that led here within
-    /// quiescence (`None` at its first ply).
+    /// quiescence, and at its first ply any quiet move the kind finds
+    /// worth a look (direct checks). `previous` is the move that led here
+    /// within quiescence (`None` at its first ply).
     fn tactical_moves(
         &self,
         pos: &Self::Position,
@@ -181,8 +182,13 @@ impl<'v> SearchRules for StandardRules<'v> {
         self.has_non_pawn_material(pos).then(|| pos.null_move())
     }
 
-    fn tactical_moves(&self, pos: &Position<'v>, _previous: Option<Move>, moves: &mut Vec<Move>) {
+    fn tactical_moves(&self, pos: &Position<'v>, previous: Option<Move>, moves: &mut Vec<Move>) {
         pos.tactical_moves(moves);
+        // At quiescence's first ply, direct checks too: with drops a
+        // quiet check is often the only threat that matters.
+        if previous.is_none() {
+            pos.quiet_checks(moves);
+        }
     }
 
     fn traits(&self, pos: &Position<'v>, mv: Move) -> MoveTraits {

@@ -913,7 +913,8 @@ impl<R: SearchRules> Searcher<R> {
                 if stand_pat + traits.victim + traits.promotion + 200 < alpha {
                     continue;
                 }
-                if traits.is_capture
+                // Losing captures, and quiet checks that lose the piece.
+                if (traits.is_capture || !traits.is_tactical())
                     && !exchange_holds.unwrap_or_else(|| self.rules.see_at_least(pos, mv, 0))
                 {
                     continue;

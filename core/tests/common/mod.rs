@@ -54,6 +54,17 @@ fn reach(
     kind: PieceType,
     from: Square,
 ) -> Vec<(Square, bool, bool, bool)> {
+    reach_with_blocker(pos, color, kind, from, None)
+}
+
+/// [`reach`], with `blocker` (if any) counted as occupied.
+fn reach_with_blocker(
+    pos: &Position<'_>,
+    color: Color,
+    kind: PieceType,
+    from: Square,
+    blocker: Option<Square>,
+) -> Vec<(Square, bool, bool, bool)> {
     let v = pos.variant();
     let mut out = Vec::new();
     for rule in rules_of(v, kind, from) {
@@ -70,7 +81,7 @@ fn reach(
                 if step >= ray.min_steps {
                     out.push((next, rule.mode.quiet, rule.mode.capture, rule.en_passant));
                 }
-                if pos.piece_at(next).is_some() {
+                if pos.piece_at(next).is_some() || blocker == Some(next) {
                     break;
                 }
                 cur = next;
@@ -78,6 +89,19 @@ fn reach(
         }
     }
     out
+}
+
+/// Whether the piece on `sq` attacks the enemy royal piece, with
+/// `blocker` (if any) counted as occupied.
+pub fn attacks_royal_naive(pos: &Position<'_>, sq: Square, blocker: Option<Square>) -> bool {
+    let piece = pos.piece_at(sq).expect("a piece stands on sq");
+    let royal = Piece {
+        color: !piece.color,
+        kind: pos.variant().royal,
+    };
+    reach_with_blocker(pos, piece.color, piece.kind, sq, blocker)
+        .iter()
+        .any(|&(t, _, cap, _)| cap && pos.piece_at(t) == Some(royal))
 }
 
 pub fn attacked_naive(pos: &Position<'_>, sq: Square, by: Color) -> bool {
