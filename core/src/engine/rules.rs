@@ -82,6 +82,9 @@ pub trait SearchRules: fmt::Debug {
         previous: Option<MoveOf<Self>>,
         moves: &mut Vec<MoveOf<Self>>,
     );
+    /// Quiet moves that give check, as far as the kind can tell cheaply
+    /// (none by default): shallow pruning spares them.
+    fn quiet_checks(&self, _pos: &Self::Position, _moves: &mut Vec<MoveOf<Self>>) {}
     fn traits(&self, pos: &Self::Position, mv: MoveOf<Self>) -> MoveTraits;
     /// Whether the exchange `mv` starts gains at least `threshold`
     /// centipawns for the mover (static exchange evaluation; quiet moves
@@ -189,6 +192,10 @@ impl<'v> SearchRules for StandardRules<'v> {
         if previous.is_none() {
             pos.quiet_checks(moves);
         }
+    }
+
+    fn quiet_checks(&self, pos: &Position<'v>, moves: &mut Vec<Move>) {
+        pos.quiet_checks(moves);
     }
 
     fn traits(&self, pos: &Position<'v>, mv: Move) -> MoveTraits {

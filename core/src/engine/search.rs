@@ -615,6 +615,13 @@ impl<R: SearchRules> Searcher<R> {
         let mut quiets_tried: Vec<usize> = Vec::new();
         let mut captures_tried: Vec<usize> = Vec::new();
         let mut skip_quiets = false;
+        // Quiet checks are spared late-move and futility pruning: with
+        // drops a checking move is often the threat that decides.
+        let mut checks = std::mem::take(&mut self.scratch[ply]);
+        checks.clear();
+        if !pv_node && !in_check && depth <= 7 {
+            self.rules.quiet_checks(pos, &mut checks);
+        }
         // Mild on purpose: with pockets a position has many quiet moves
         // (drops, pocket-ins) and a sharper limit lost 157 Elo at equal
         // nodes in Pocket Mutation Chess.
@@ -628,7 +635,8 @@ impl<R: SearchRules> Searcher<R> {
             let tactical = traits.is_tactical();
             let quiet = !tactical;
             let is_hash = hash_move.is_some_and(|h| h == self.rules.store(mv));
-            if quiet && skip_quiets && !is_hash {
+            let checking = quiet && checks.contains(&mv);
+            if quiet && skip_quiets && !is_hash && !checking {
                 continue;
             }
             // Shallow pruning, once some line avoids being mated.
@@ -640,11 +648,11 @@ impl<R: SearchRules> Searcher<R> {
                 };
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 if quiet && !in_check && !pv_node {
-                    if legal as i32 >= lmp_limit && depth <= 6 {
+                    if !checking && legal as i32 >= lmp_limit && depth <= 6 {
                         skip_quiets = true;
                         continue;
                     }
-                    if lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha {
+                    if !checking && lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha {
                         skip_quiets = true;
                         continue;
                     }
@@ -731,6 +739,7 @@ impl<R: SearchRules> Searcher<R> {
             self.path.pop();
             if self.budget.was_exhausted() {
                 self.buffers[ply] = moves;
+                self.scratch[ply] = checks;
                 return 0;
             }
             if score > best_score {
@@ -759,6 +768,7 @@ impl<R: SearchRules> Searcher<R> {
             }
         }
         self.buffers[ply] = moves;
+        self.scratch[ply] = checks;
         let Some(best_move) = best_move else {
             if legal == 0 && !skip_quiets {
                 // No legal move (none was pruned): mate or stalemate.
