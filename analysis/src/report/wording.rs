@@ -290,11 +290,11 @@ pub(super) fn group_summary(
     } else {
         "no verdict yet"
     };
-    format!(
-        "{title}: of {} pairs, {}: {verdict}.",
-        pairs.len(),
-        parts.join(", ")
-    )
+    let of = match pairs.len() {
+        1 => "the one pair".to_owned(),
+        n => format!("{n} pairs"),
+    };
+    format!("{title}: of {of}, {}: {verdict}.", parts.join(", "))
 }
 
 /// An engine comparison in one sentence: who is stronger by how much (or
@@ -608,6 +608,46 @@ mod tests {
             games: 200,
             agreement,
         }
+    }
+
+    fn different(a: &str, b: &str) -> PairVerdict {
+        PairVerdict {
+            a: a.into(),
+            b: b.into(),
+            elo: 40.0,
+            elo_interval: (5.0, 75.0),
+            pieces: Some(1),
+            pawns: 0.5,
+            pawns_interval: (0.1, 0.9),
+            pawns_per_piece: 0.5,
+            pawns_per_piece_interval: (0.1, 0.9),
+            games: 400,
+            pairs: 200,
+            kind: VerdictKind::Different,
+            text: format!("{a} is stronger than {b}"),
+            tost_p: 0.9,
+            difference_p: 0.001,
+            more_pairs_needed: None,
+            more_calibration_needed: false,
+            stopped_early: false,
+            sequential: None,
+        }
+    }
+
+    #[test]
+    fn a_group_sentence_counts_its_pairs_in_words_that_agree_in_number() {
+        let one = group_summary("Class 4", &[different("C", "U")], 0.25, true);
+        assert_eq!(
+            one,
+            "Class 4: of the one pair, 1 different (C is stronger than U): the class does not hold."
+        );
+        let two = group_summary(
+            "Class 7",
+            &[different("L", "A"), different("L", "M")],
+            0.25,
+            true,
+        );
+        assert!(two.starts_with("Class 7: of 2 pairs, 2 different"), "{two}");
     }
 
     #[test]

@@ -91,10 +91,16 @@ pub(super) fn count(n: u64) -> String {
 
 /// `1 game` / `2 games`.
 pub(super) fn games(n: u64) -> String {
+    counted(n, "game", "games")
+}
+
+/// A count and its noun in the number that agrees with it: `1 matchup`,
+/// `1,200 matchups`.
+pub(super) fn counted(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
-        "1 game".to_owned()
+        format!("1 {one}")
     } else {
-        format!("{} games", count(n))
+        format!("{} {many}", count(n))
     }
 }
 
@@ -138,6 +144,9 @@ mod tests {
         assert_eq!(percent(0.5234, 1), "52.3%");
         assert_eq!(count(1_234_567), "1,234,567");
         assert_eq!(count(12), "12");
+        assert_eq!(counted(1, "matchup", "matchups"), "1 matchup");
+        assert_eq!(counted(0, "matchup", "matchups"), "0 matchups");
+        assert_eq!(games(1_200), "1,200 games");
         assert_eq!(truncate("abc def", 5), "abc…");
         assert_eq!(truncate("abc", 5), "abc");
         assert!((score_to_elo(0.75) - 190.85).abs() < 0.01);

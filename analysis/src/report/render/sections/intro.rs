@@ -3,7 +3,7 @@
 
 use super::super::super::model::Report;
 use super::super::doc::{Block, Doc};
-use super::super::format::{count, fixed, games};
+use super::super::format::{counted, fixed, games};
 use super::{REPRODUCTION, WHAT_WAS_ASKED, total_games};
 
 pub(super) fn title(report: &Report) -> String {
@@ -72,9 +72,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         text.push(' ');
     }
     text.push_str(&format!(
-        "To find out, engines played {} against each other in {} matchups.",
+        "To find out, engines played {} against each other in {}.",
         games(total_games(report)),
-        count(report.matchups.len() as u64),
+        counted(report.matchups.len() as u64, "matchup", "matchups"),
     ));
     if !report.groups.is_empty() || report.engines.is_empty() {
         text.push_str(&format!(

@@ -82,8 +82,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
                     format!(
                         "{}{}",
                         estimate(pair.pawns, pair.pawns_interval, 2),
-                        pair.pieces
-                            .map_or(String::new(), |n| format!(" ({n} pieces)"))
+                        pair.pieces.map_or(String::new(), |n| match n {
+                            1 => " (1 piece)".to_owned(),
+                            n => format!(" ({n} pieces)"),
+                        })
                     ),
                     estimate(pair.elo, pair.elo_interval, 0),
                     format!("{} ({})", count(pair.games), count(pair.pairs)),
