@@ -4,21 +4,41 @@
 //! its own verdicts); the comparison matches their pairs by the two
 //! players' names, in either order, and tests whether the per-piece
 //! differences in pawns agree.
+//!
+//! A sequential study may decide a pair so early that the pawn unit (still
+//! being calibrated) cannot bound the verdict's interval in pawns; such a
+//! pair is then compared on its matchup's fixed-sample interval over all
+//! its games with the study's final pawn unit, and says so.
 
 use serde::Serialize;
 
-use super::model::{PairVerdict, Report, VerdictKind};
+use super::model::{Compared, MatchupStats, PairVerdict, Report, VerdictKind};
 use crate::stats::ConfidenceLevel;
 
 /// One study's finding for a pair, oriented as the comparison's pair.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairFinding {
     pub kind: VerdictKind,
-    /// A minus B in pawns per piece exchanged, with the study's 95%
-    /// interval (a repeated confidence interval under a sequential design).
+    /// A minus B in pawns per piece exchanged, with a 95% interval from
+    /// `source`.
     pub pawns_per_piece: f64,
     pub interval: (f64, f64),
+    pub source: IntervalSource,
     pub games: u64,
+}
+
+/// Where a finding's pawn interval comes from.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntervalSource {
+    /// The verdict's own interval (a repeated confidence interval under a
+    /// sequential design).
+    Verdict,
+    /// The verdict's interval was unbounded: the matchup's fixed-sample
+    /// interval over all its games, with the study's final pawn unit. It is
+    /// conditional on when the design stopped the pair, which tends to
+    /// overstate an early-stopped difference.
+    Matchup,
 }
 
 /// Whether a pair's difference moved between the two studies.
@@ -58,6 +78,13 @@ pub struct Comparison {
     pub only_second: Vec<String>,
 }
 
+impl PairComparison {
+    /// Whether either study's finding for the pair has its interval from `source`.
+    pub fn uses(&self, source: IntervalSource) -> bool {
+        self.first.source == source || self.second.source == source
+    }
+}
+
 impl Comparison {
     /// How many shared pairs have each shift.
     pub fn count(&self, shift: Shift) -> usize {
@@ -74,27 +101,25 @@ impl Comparison {
 /// pair: over many pairs about one in twenty "moved" is expected by chance
 /// even when nothing changed.
 pub fn compare(
-    first: &Report,
-    second: &Report,
+    first_report: &Report,
+    second_report: &Report,
     first_label: &str,
     second_label: &str,
 ) -> Comparison {
-    let first_pairs = pairs_of(first);
-    let second_pairs = pairs_of(second);
+    let first_pairs = pairs_of(first_report);
+    let second_pairs = pairs_of(second_report);
     let mut matched = vec![false; second_pairs.len()];
     let mut pairs = Vec::new();
     let mut only_first = Vec::new();
     for (group, p) in &first_pairs {
-        let Some((i, q)) = second_pairs
-            .iter()
-            .enumerate()
-            .find_map(|(i, (_, q))| oriented(q, &p.a, &p.b).map(|f| (i, f)))
-        else {
+        let Some((i, q)) = second_pairs.iter().enumerate().find_map(|(i, (_, q))| {
+            oriented(q, matchup_of(second_report, &q.a, &q.b), &p.a, &p.b).map(|f| (i, f))
+        }) else {
             only_first.push(format!("{} vs {}", p.a, p.b));
             continue;
         };
         matched[i] = true;
-        let first = finding(p);
+        let first = finding(p, matchup_of(first_report, &p.a, &p.b));
         let (change, change_interval) = change(&first, &q);
         let shift = match change_interval {
             (lo, hi) if !(lo.is_finite() && hi.is_finite()) => Shift::Untested,
@@ -135,26 +160,63 @@ fn pairs_of(report: &Report) -> Vec<(&str, &PairVerdict)> {
         .collect()
 }
 
-fn finding(p: &PairVerdict) -> PairFinding {
-    PairFinding {
-        kind: p.kind,
-        pawns_per_piece: p.pawns_per_piece,
-        interval: p.pawns_per_piece_interval,
-        games: p.games,
+/// The matchup that played pieces `a` against `b` (in either order) and
+/// nothing else.
+fn matchup_of<'r>(report: &'r Report, a: &str, b: &str) -> Option<&'r MatchupStats> {
+    report.matchups.iter().find(|m| {
+        m.compared == Compared::Pieces && ((m.a == a && m.b == b) || (m.a == b && m.b == a))
+    })
+}
+
+/// `p`'s finding as its own A minus B: the verdict's interval, or where that
+/// is unbounded and `matchup`'s is not, the matchup's.
+fn finding(p: &PairVerdict, matchup: Option<&MatchupStats>) -> PairFinding {
+    let bounded = |(lo, hi): (f64, f64)| lo.is_finite() && hi.is_finite();
+    let fallback = matchup.filter(|m| {
+        !bounded(p.pawns_per_piece_interval)
+            && bounded(m.pawns_per_piece_interval)
+            && m.pawns_per_piece.is_finite()
+    });
+    match fallback {
+        None => PairFinding {
+            kind: p.kind,
+            pawns_per_piece: p.pawns_per_piece,
+            interval: p.pawns_per_piece_interval,
+            source: IntervalSource::Verdict,
+            games: p.games,
+        },
+        Some(m) => {
+            let (mut d, (mut lo, mut hi)) = (m.pawns_per_piece, m.pawns_per_piece_interval);
+            if m.a != p.a {
+                (d, lo, hi) = (-d, -hi, -lo);
+            }
+            PairFinding {
+                kind: p.kind,
+                pawns_per_piece: d,
+                interval: (lo, hi),
+                source: IntervalSource::Matchup,
+                games: p.games,
+            }
+        }
     }
 }
 
 /// `q`'s finding as `a` minus `b`, if `q` is that pair in either order.
-fn oriented(q: &PairVerdict, a: &str, b: &str) -> Option<PairFinding> {
+fn oriented(
+    q: &PairVerdict,
+    matchup: Option<&MatchupStats>,
+    a: &str,
+    b: &str,
+) -> Option<PairFinding> {
+    let f = finding(q, matchup);
     if q.a == a && q.b == b {
-        Some(finding(q))
+        Some(f)
     } else if q.a == b && q.b == a {
-        let (lo, hi) = q.pawns_per_piece_interval;
+        let (lo, hi) = f.interval;
         Some(PairFinding {
-            kind: q.kind,
-            pawns_per_piece: -q.pawns_per_piece,
+            pawns_per_piece: -f.pawns_per_piece,
             interval: (-hi, -lo),
-            games: q.games,
+            ..f
         })
     } else {
         None
@@ -196,6 +258,7 @@ mod tests {
             kind: VerdictKind::Different,
             pawns_per_piece: pawns,
             interval: (lo, hi),
+            source: IntervalSource::Verdict,
             games: 100,
         }
     }
@@ -224,6 +287,102 @@ mod tests {
         assert!(d.is_nan());
     }
 
+    fn matchup(a: &str, b: &str, pawns: f64, lo: f64, hi: f64) -> MatchupStats {
+        use super::super::model::ScoreModel;
+        MatchupStats {
+            name: format!("{a}-vs-{b}"),
+            a: a.into(),
+            b: b.into(),
+            compared: Compared::Pieces,
+            games: 200,
+            a_wins: 120,
+            draws: 10,
+            b_wins: 70,
+            pairs: 100,
+            pentanomial: [10, 10, 30, 20, 30],
+            model: ScoreModel::Pentanomial,
+            score: 0.625,
+            score_interval: (0.57, 0.68),
+            elo: 89.0,
+            elo_interval: (50.0, 130.0),
+            elo_std_error: 20.0,
+            pieces: Some(1),
+            pawns,
+            pawns_interval: (lo, hi),
+            pawns_per_piece: pawns,
+            pawns_per_piece_interval: (lo, hi),
+            los: 1.0,
+            white_score: 0.55,
+            sprt: None,
+            stopped_early: false,
+        }
+    }
+
+    fn early(a: &str, b: &str, pawns: f64) -> PairVerdict {
+        PairVerdict {
+            a: a.into(),
+            b: b.into(),
+            elo: 89.0,
+            elo_interval: (20.0, 160.0),
+            pieces: Some(1),
+            pawns,
+            pawns_interval: (0.1, f64::INFINITY),
+            pawns_per_piece: pawns,
+            pawns_per_piece_interval: (0.1, f64::INFINITY),
+            games: 150,
+            pairs: 75,
+            kind: VerdictKind::Different,
+            text: String::new(),
+            tost_p: 0.9,
+            difference_p: 0.001,
+            more_pairs_needed: None,
+            more_calibration_needed: false,
+            stopped_early: false,
+            sequential: Some("decided at look 3".into()),
+        }
+    }
+
+    #[test]
+    fn an_unbounded_verdict_falls_back_on_its_matchups_interval_and_says_so() {
+        let m = matchup("Q", "D", 1.0, 0.6, 1.5);
+        // Named the matchup's way round, and the other way round.
+        let f = finding(&early("Q", "D", 1.0), Some(&m));
+        assert_eq!(f.source, IntervalSource::Matchup);
+        assert_eq!((f.pawns_per_piece, f.interval), (1.0, (0.6, 1.5)));
+        let f = finding(&early("D", "Q", -1.0), Some(&m));
+        assert_eq!((f.pawns_per_piece, f.interval), (-1.0, (-1.5, -0.6)));
+        let f = oriented(&early("D", "Q", -1.0), Some(&m), "Q", "D").unwrap();
+        assert_eq!((f.pawns_per_piece, f.interval), (1.0, (0.6, 1.5)));
+        // A bounded verdict keeps its own interval; an unbounded matchup
+        // interval is no fallback; nor is a missing matchup.
+        let mut bounded = early("Q", "D", 1.0);
+        bounded.pawns_per_piece_interval = (0.2, 3.0);
+        let f = finding(&bounded, Some(&m));
+        assert_eq!(
+            (f.source, f.interval),
+            (IntervalSource::Verdict, (0.2, 3.0))
+        );
+        let loose = matchup("Q", "D", 1.0, 0.6, f64::INFINITY);
+        assert_eq!(
+            finding(&early("Q", "D", 1.0), Some(&loose)).source,
+            IntervalSource::Verdict
+        );
+        assert_eq!(
+            finding(&early("Q", "D", 1.0), None).source,
+            IntervalSource::Verdict
+        );
+        // Two fallbacks give a bounded change, so the pair is tested.
+        let other = matchup("Q", "D", 0.2, -0.1, 0.5);
+        let (d, (lo, hi)) = change(
+            &finding(&early("Q", "D", 1.0), Some(&m)),
+            &finding(&early("Q", "D", 0.2), Some(&other)),
+        );
+        assert!(
+            (d + 0.8).abs() < 1e-12 && lo.is_finite() && hi < 0.0,
+            "{lo} {hi}"
+        );
+    }
+
     #[test]
     fn a_pair_played_the_other_way_round_is_turned_round() {
         let q = PairVerdict {
@@ -247,9 +406,9 @@ mod tests {
             stopped_early: false,
             sequential: None,
         };
-        let f = oriented(&q, "B", "N").unwrap();
+        let f = oriented(&q, None, "B", "N").unwrap();
         assert_eq!((f.pawns_per_piece, f.interval), (0.1, (-0.05, 0.2)));
-        assert_eq!(oriented(&q, "N", "B").unwrap().pawns_per_piece, -0.1);
-        assert!(oriented(&q, "B", "R").is_none());
+        assert_eq!(oriented(&q, None, "N", "B").unwrap().pawns_per_piece, -0.1);
+        assert!(oriented(&q, None, "B", "R").is_none());
     }
 }

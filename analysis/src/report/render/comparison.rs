@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::compare::{Comparison, PairFinding, Shift};
+use super::super::compare::{Comparison, IntervalSource, PairFinding, Shift};
 use super::doc::{Align, Doc, Table, Tone};
 use super::error::RenderError;
 use super::files::{create_dir, write_atomic};
@@ -58,6 +58,17 @@ pub fn summary(cmp: &Comparison) -> String {
     if untested > 0 {
         line.push_str(&format!(", {untested} untested (a pawn figure unbounded)"));
     }
+    let fallbacks = cmp
+        .pairs
+        .iter()
+        .filter(|p| p.shift != Shift::Untested && p.uses(IntervalSource::Matchup))
+        .count();
+    if fallbacks > 0 {
+        line.push_str(&format!(
+            " ({fallbacks} of them on a matchup's fixed-sample interval where a verdict's was unbounded, \
+             marked †)"
+        ));
+    }
     let same_verdict = cmp
         .pairs
         .iter()
@@ -78,7 +89,10 @@ fn document(cmp: &Comparison) -> Doc {
         "Each study is read on its own (its own pawn unit and verdicts); differences are the first piece minus the \
          second in pawns per piece exchanged, with each study's 95% interval. The change is the second study's \
          figure minus the first's, with an approximate 95% interval from the two intervals' facing halves; it is \
-         per pair, so over many pairs about one in twenty 'moved' is expected by chance alone.",
+         per pair, so over many pairs about one in twenty 'moved' is expected by chance alone. †: the pair was \
+         decided before the pawn unit could bound its verdict's interval, so the figure is the matchup's \
+         fixed-sample interval over all its games with the study's final pawn unit; conditional on when the \
+         design stopped the pair, it tends to overstate an early-stopped difference.",
     );
     let first = format!("{} (95% CI)", cmp.first_label);
     let second = format!("{} (95% CI)", cmp.second_label);
@@ -118,10 +132,15 @@ fn document(cmp: &Comparison) -> Doc {
     doc
 }
 
-/// `different, +0.28 (0.01 to 0.94), 700 games`.
+/// `different, +0.28 (0.01 to 0.94), 700 games`, with a `†` after an
+/// interval taken from the matchup.
 fn finding(f: &PairFinding) -> String {
+    let mark = match f.source {
+        IntervalSource::Verdict => "",
+        IntervalSource::Matchup => " †",
+    };
     format!(
-        "{}, {}, {} games",
+        "{}, {}{mark}, {} games",
         verdict_tone(f.kind).1,
         estimate(f.pawns_per_piece, f.interval, 2),
         count(f.games)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
-use super::super::compare::{Comparison, Shift};
+use super::super::compare::{Comparison, IntervalSource, Shift};
 use super::super::model::{
     CalibrationSource, Compared, EngineVerdictKind, MatchupStats, PairVerdict, PublishedAgreement,
     Report, ScoreModel, VerdictKind,
@@ -116,11 +116,13 @@ struct ComparisonRow<'a> {
     first_pawns_per_piece: Num,
     first_lo: Num,
     first_hi: Num,
+    first_interval_source: Option<IntervalSource>,
     first_games: u64,
     second_verdict: Option<VerdictKind>,
     second_pawns_per_piece: Num,
     second_lo: Num,
     second_hi: Num,
+    second_interval_source: Option<IntervalSource>,
     second_games: u64,
     change: Num,
     change_lo: Num,
@@ -141,11 +143,13 @@ pub(super) fn comparison(cmp: &Comparison) -> Result<Vec<u8>, csv::Error> {
             first_pawns_per_piece: Num(p.first.pawns_per_piece),
             first_lo: Num(p.first.interval.0),
             first_hi: Num(p.first.interval.1),
+            first_interval_source: Some(p.first.source),
             first_games: p.first.games,
             second_verdict: Some(p.second.kind),
             second_pawns_per_piece: Num(p.second.pawns_per_piece),
             second_lo: Num(p.second.interval.0),
             second_hi: Num(p.second.interval.1),
+            second_interval_source: Some(p.second.source),
             second_games: p.second.games,
             change: Num(p.change),
             change_lo: Num(p.change_interval.0),
