@@ -614,23 +614,8 @@ mod tests {
         PairVerdict {
             a: a.into(),
             b: b.into(),
-            elo: 40.0,
-            elo_interval: (5.0, 75.0),
-            pieces: Some(1),
-            pawns: 0.5,
-            pawns_interval: (0.1, 0.9),
-            pawns_per_piece: 0.5,
-            pawns_per_piece_interval: (0.1, 0.9),
-            games: 400,
-            pairs: 200,
-            kind: VerdictKind::Different,
             text: format!("{a} is stronger than {b}"),
-            tost_p: 0.9,
-            difference_p: 0.001,
-            more_pairs_needed: None,
-            more_calibration_needed: false,
-            stopped_early: false,
-            sequential: None,
+            ..verdict(VerdictKind::Different)
         }
     }
 
