@@ -112,17 +112,20 @@ pub fn compare(
     let mut pairs = Vec::new();
     let mut only_first = Vec::new();
     for (group, p) in &first_pairs {
-        let Some((i, q)) = second_pairs.iter().enumerate().find_map(|(i, (_, q))| {
-            oriented(q, matchup_of(second_report, &q.a, &q.b), &p.a, &p.b).map(|f| (i, f))
-        }) else {
+        let Some((i, q, turned)) = second_pairs
+            .iter()
+            .enumerate()
+            .find_map(|(i, (_, q))| turned_to(q, &p.a, &p.b).map(|turned| (i, q, turned)))
+        else {
             only_first.push(format!("{} vs {}", p.a, p.b));
             continue;
         };
         matched[i] = true;
         let first = finding(p, matchup_of(first_report, &p.a, &p.b));
-        let (change, change_interval) = change(&first, &q);
+        let second = finding(q, matchup_of(second_report, &q.a, &q.b)).turned_if(turned);
+        let (change, change_interval) = change(&first, &second);
         let shift = match change_interval {
-            (lo, hi) if !(lo.is_finite() && hi.is_finite()) => Shift::Untested,
+            iv if !bounded(iv) => Shift::Untested,
             (lo, hi) if lo <= 0.0 && 0.0 <= hi => Shift::Agree,
             _ => Shift::Moved,
         };
@@ -131,7 +134,7 @@ pub fn compare(
             a: p.a.clone(),
             b: p.b.clone(),
             first,
-            second: q,
+            second,
             change,
             change_interval,
             shift,
@@ -168,58 +171,62 @@ fn matchup_of<'r>(report: &'r Report, a: &str, b: &str) -> Option<&'r MatchupSta
     })
 }
 
+/// Both ends of an interval finite.
+fn bounded((lo, hi): (f64, f64)) -> bool {
+    lo.is_finite() && hi.is_finite()
+}
+
 /// `p`'s finding as its own A minus B: the verdict's interval, or where that
 /// is unbounded and `matchup`'s is not, the matchup's.
 fn finding(p: &PairVerdict, matchup: Option<&MatchupStats>) -> PairFinding {
-    let bounded = |(lo, hi): (f64, f64)| lo.is_finite() && hi.is_finite();
+    let verdict = PairFinding {
+        kind: p.kind,
+        pawns_per_piece: p.pawns_per_piece,
+        interval: p.pawns_per_piece_interval,
+        source: IntervalSource::Verdict,
+        games: p.games,
+    };
     let fallback = matchup.filter(|m| {
         !bounded(p.pawns_per_piece_interval)
             && bounded(m.pawns_per_piece_interval)
             && m.pawns_per_piece.is_finite()
     });
     match fallback {
-        None => PairFinding {
-            kind: p.kind,
-            pawns_per_piece: p.pawns_per_piece,
-            interval: p.pawns_per_piece_interval,
-            source: IntervalSource::Verdict,
-            games: p.games,
-        },
-        Some(m) => {
-            let (mut d, (mut lo, mut hi)) = (m.pawns_per_piece, m.pawns_per_piece_interval);
-            if m.a != p.a {
-                (d, lo, hi) = (-d, -hi, -lo);
-            }
-            PairFinding {
-                kind: p.kind,
-                pawns_per_piece: d,
-                interval: (lo, hi),
-                source: IntervalSource::Matchup,
-                games: p.games,
-            }
+        None => verdict,
+        Some(m) => PairFinding {
+            pawns_per_piece: m.pawns_per_piece,
+            interval: m.pawns_per_piece_interval,
+            source: IntervalSource::Matchup,
+            ..verdict
         }
+        .turned_if(m.a != p.a),
     }
 }
 
-/// `q`'s finding as `a` minus `b`, if `q` is that pair in either order.
-fn oriented(
-    q: &PairVerdict,
-    matchup: Option<&MatchupStats>,
-    a: &str,
-    b: &str,
-) -> Option<PairFinding> {
-    let f = finding(q, matchup);
+/// Whether `q` is the pair `a` vs `b` (`Some(false)`) or `b` vs `a`
+/// (`Some(true)`: turned round), or another pair.
+fn turned_to(q: &PairVerdict, a: &str, b: &str) -> Option<bool> {
     if q.a == a && q.b == b {
-        Some(f)
+        Some(false)
     } else if q.a == b && q.b == a {
-        let (lo, hi) = f.interval;
-        Some(PairFinding {
-            pawns_per_piece: -f.pawns_per_piece,
-            interval: (-hi, -lo),
-            ..f
-        })
+        Some(true)
     } else {
         None
+    }
+}
+
+impl PairFinding {
+    /// The same finding as B minus A when `turn`.
+    fn turned_if(self, turn: bool) -> PairFinding {
+        if !turn {
+            return self;
+        }
+        let (lo, hi) = self.interval;
+        PairFinding {
+            pawns_per_piece: -self.pawns_per_piece,
+            interval: (-hi, -lo),
+            ..self
+        }
     }
 }
 
@@ -351,7 +358,8 @@ mod tests {
         assert_eq!((f.pawns_per_piece, f.interval), (1.0, (0.6, 1.5)));
         let f = finding(&early("D", "Q", -1.0), Some(&m));
         assert_eq!((f.pawns_per_piece, f.interval), (-1.0, (-1.5, -0.6)));
-        let f = oriented(&early("D", "Q", -1.0), Some(&m), "Q", "D").unwrap();
+        let turned = turned_to(&early("D", "Q", -1.0), "Q", "D").unwrap();
+        let f = finding(&early("D", "Q", -1.0), Some(&m)).turned_if(turned);
         assert_eq!((f.pawns_per_piece, f.interval), (1.0, (0.6, 1.5)));
         // A bounded verdict keeps its own interval; an unbounded matchup
         // interval is no fallback; nor is a missing matchup.
@@ -406,9 +414,10 @@ mod tests {
             stopped_early: false,
             sequential: None,
         };
-        let f = oriented(&q, None, "B", "N").unwrap();
+        let oriented = |a, b| turned_to(&q, a, b).map(|turned| finding(&q, None).turned_if(turned));
+        let f = oriented("B", "N").unwrap();
         assert_eq!((f.pawns_per_piece, f.interval), (0.1, (-0.05, 0.2)));
-        assert_eq!(oriented(&q, None, "N", "B").unwrap().pawns_per_piece, -0.1);
-        assert!(oriented(&q, None, "B", "R").is_none());
+        assert_eq!(oriented("N", "B").unwrap().pawns_per_piece, -0.1);
+        assert!(oriented("B", "R").is_none());
     }
 }
