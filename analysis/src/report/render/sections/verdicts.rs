@@ -5,7 +5,7 @@
 use super::super::super::model::{EngineVerdictKind, Report};
 use super::super::derived::player_label;
 use super::super::doc::{Align, Block, Doc, Table, Tone};
-use super::super::format::{count, estimate, fixed, percent, signed};
+use super::super::format::{count, counted, estimate, fixed, percent, signed};
 use super::{VERDICTS, verdict_tone};
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -82,9 +82,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
                     format!(
                         "{}{}",
                         estimate(pair.pawns, pair.pawns_interval, 2),
-                        pair.pieces.map_or(String::new(), |n| match n {
-                            1 => " (1 piece)".to_owned(),
-                            n => format!(" ({n} pieces)"),
+                        pair.pieces.map_or(String::new(), |n| {
+                            format!(" ({})", counted(u64::from(n), "piece", "pieces"))
                         })
                     ),
                     estimate(pair.elo, pair.elo_interval, 0),
