@@ -19,6 +19,7 @@ use pocketlab_analysis::report::model::{
     VerdictKind,
 };
 use pocketlab_analysis::report::render::{RenderedReport, write_report};
+use pocketlab_analysis::training::proposal::propose;
 
 const ELO_PER_PAWN: f64 = 120.0;
 /// Every class matchup of the example exchanges the two pieces on the
@@ -409,13 +410,10 @@ fn example_training() -> TrainingSummary {
             (g, values)
         })
         .collect();
-    TrainingSummary {
-        generations: 12,
-        converged: true,
-        history,
-        pieces: pieces
-            .iter()
-            .map(|&(letter, name, class, value, half, _, direct)| LearnedPiece {
+    let pieces: Vec<LearnedPiece> = pieces
+        .iter()
+        .map(
+            |&(letter, name, class, value, half, _, direct)| LearnedPiece {
                 letter: letter.into(),
                 name: name.into(),
                 class: Some(class),
@@ -425,8 +423,15 @@ fn example_training() -> TrainingSummary {
                 pocket_interval: ((value - half) * 1.1, (value + half) * 1.1),
                 direct_relative: direct,
                 learned_relative: value - class_mean(class),
-            })
-            .collect(),
+            },
+        )
+        .collect();
+    TrainingSummary {
+        generations: 12,
+        converged: true,
+        history,
+        proposal: propose(&pieces),
+        pieces,
         suggested_classes: vec![vec!["P".into()], vec!["N".into(), "B".into()], vec!["I".into()], vec![
             "C".into(),
             "R".into(),
@@ -730,6 +735,12 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     assert!(text.contains(&html_escape(&training.validation.as_ref().unwrap().text)));
     assert!(text.contains("N (knight), B (bishop)") && md.contains("N (knight), B (bishop)"));
     assert!(text.contains("Kaufman (1999)") && text.contains("5.63"));
+    // The proposal from the evidence: here it keeps the variant's table.
+    assert!(
+        md.contains("A class table from the evidence")
+            && text.contains("A class table from the evidence")
+    );
+    assert!(md.contains("the evidence keeps the variant's table"));
     assert!(
         text.contains("4.40 (4.20 to 4.60)"),
         "learned value with interval"
@@ -1005,6 +1016,7 @@ fn tables_parse_back_with_the_right_rows() {
         "pocket_use.csv",
         "learned_values.csv",
         "training_history.csv",
+        "proposed_classes.csv",
     ];
     assert_eq!(names.len(), expected.len());
     for name in expected {
@@ -1068,6 +1080,15 @@ fn tables_parse_back_with_the_right_rows() {
     );
     let history = csv_table(rendered, "training_history.csv");
     assert_eq!(history.len(), 1 + 12 * 6);
+    // Every piece keeps its class: the nightrider's shortfall is within
+    // class 3, nowhere near class 2's mean.
+    let proposed = csv_table(rendered, "proposed_classes.csv");
+    assert_eq!(proposed.len(), 1 + 6);
+    assert_eq!(
+        proposed[0][..4],
+        ["letter", "name", "class", "proposed_class"].map(String::from)
+    );
+    assert!(proposed[1..].iter().all(|row| row[2] == row[3]));
 }
 
 #[test]

@@ -556,10 +556,49 @@ pub struct TrainingSummary {
     pub pieces: Vec<LearnedPiece>,
     /// Groups of pieces whose learned values cannot be told apart, lowest first.
     pub suggested_classes: Vec<Vec<String>>,
+    /// The class table the learned values and direct matches propose.
+    pub proposal: Option<ProposedTable>,
     /// Sentences: pieces whose learned value places them in another class,
     /// and disagreements with the direct matches.
     pub findings: Vec<String>,
     pub published: Vec<PublishedValue>,
     pub validation: Option<ValidationMatch>,
     pub final_params: String,
+}
+
+/// A class table proposed from the evidence (`training::proposal`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ProposedTable {
+    /// The classes, lowest first.
+    pub classes: Vec<ProposedClass>,
+    /// The pieces that change class.
+    pub moves: Vec<ProposedMove>,
+    /// Pieces that share a class in the proposal and not in the variant:
+    /// the pairs a confirmation run has to play.
+    pub new_pairs: Vec<(String, String)>,
+    /// Pairs within a proposed class that the compared studies have
+    /// already decided, with their verdict and pawns per piece (A minus B).
+    pub measured_pairs: Vec<(String, String, VerdictKind, f64)>,
+}
+
+/// One class of a proposed table.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProposedClass {
+    pub class: u8,
+    /// Letters with their values on the common scale (pawns), lowest first.
+    pub pieces: Vec<(String, f64)>,
+    pub mean: f64,
+    /// Highest value less lowest.
+    pub spread: f64,
+}
+
+/// A piece the proposal moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProposedMove {
+    pub letter: String,
+    pub name: String,
+    /// On the common scale, pawns.
+    pub value: f64,
+    pub from: u8,
+    pub to: u8,
 }

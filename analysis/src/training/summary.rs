@@ -187,6 +187,15 @@ pub fn summarize(
             })
             .collect(),
         suggested_classes: suggest_classes(&pieces),
+        proposal: super::proposal::propose(&pieces).map(|mut table| {
+            let verdicts: Vec<_> = direct
+                .iter()
+                .flat_map(|r| &r.groups)
+                .flat_map(|g| &g.pairs)
+                .collect();
+            table.measured_pairs = super::proposal::measured_pairs(&table, &verdicts);
+            table
+        }),
         findings,
         published,
         validation: validation.and_then(validation_match),

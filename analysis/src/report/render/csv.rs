@@ -24,8 +24,12 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
     let colours = report.colour_values.is_some();
     let adaptive = report.adaptive.is_some();
     let published = !report.published.is_empty();
+    let proposal = report
+        .training
+        .as_ref()
+        .is_some_and(|t| t.proposal.is_some());
     type Table = Option<Result<Vec<u8>, csv::Error>>;
-    let tables: [(&str, Table); 13] = [
+    let tables: [(&str, Table); 14] = [
         ("looks", adaptive.then(|| table(&looks(report)))),
         ("matchups", Some(table(&matchups(report)))),
         (
@@ -53,6 +57,10 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
         (
             "training_history",
             training.then(|| table(&training_history(report))),
+        ),
+        (
+            "proposed_classes",
+            proposal.then(|| table(&proposed_classes(report))),
         ),
     ];
     let mut paths = Vec::with_capacity(tables.len());
@@ -566,6 +574,41 @@ fn learned_values(report: &Report) -> Vec<LearnedRow<'_>> {
             pocket_hi: Num(p.pocket_interval.1),
             learned_relative: Num(p.learned_relative),
             direct_relative: p.direct_relative.map(Num),
+        })
+        .collect()
+}
+
+/// A proposed class table: one row per piece.
+#[derive(Serialize, Default)]
+struct ProposedRow<'a> {
+    letter: &'a str,
+    name: &'a str,
+    class: Option<u8>,
+    proposed_class: u8,
+    /// On the proposal's common scale, pawns.
+    value: Num,
+}
+
+fn proposed_classes(report: &Report) -> Vec<ProposedRow<'_>> {
+    let Some(t) = &report.training else {
+        return Vec::new();
+    };
+    let Some(proposal) = &t.proposal else {
+        return Vec::new();
+    };
+    proposal
+        .classes
+        .iter()
+        .flat_map(|c| c.pieces.iter().map(move |p| (c.class, p)))
+        .map(|(proposed_class, (letter, value))| {
+            let piece = t.pieces.iter().find(|p| &p.letter == letter);
+            ProposedRow {
+                letter,
+                name: piece.map_or("", |p| p.name.as_str()),
+                class: piece.and_then(|p| p.class),
+                proposed_class,
+                value: Num(*value),
+            }
         })
         .collect()
 }

@@ -3,9 +3,10 @@
 //! suggest, how the values converged, and published values for the
 //! orthodox pieces as a sanity check.
 
-use super::super::super::model::{Report, TrainingSummary};
+use super::super::super::model::{ProposedTable, Report, TrainingSummary, VerdictKind};
 use super::super::derived::{TRAINING_CONVERGENCE, TRAINING_VALUES, piece_label};
 use super::super::doc::{Align, Block, Doc, Table};
+use super::super::format::counted;
 use super::super::format::{NA, count, estimate, fixed, signed, value_interval};
 use super::TRAINING;
 
@@ -72,6 +73,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             table.push(vec![rank, names.join(", ")]);
         }
         doc.table(table);
+    }
+
+    if let Some(proposal) = &t.proposal {
+        write_proposal(doc, t, proposal);
     }
 
     doc.heading(4, "Convergence");
@@ -147,4 +152,145 @@ fn values_table(t: &TrainingSummary) -> Table {
         ]);
     }
     table
+}
+
+/// The class table the evidence proposes, with the variant-file line for it
+/// and the pairs a confirmation run has to play.
+fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) {
+    doc.heading(4, "A class table from the evidence");
+    let direct = t.pieces.iter().any(|p| p.direct_relative.is_some());
+    doc.aside(if direct {
+        "Every piece on one scale: its class's mean learned value (training crosses classes) plus its rating \
+         within the class from the direct matches (more precise there; the learned value where no match rated it). \
+         The piece nearer a neighbouring class's mean than its own by the most moves there, the means are taken \
+         again, and so on until no piece is nearer a neighbour."
+    } else {
+        "Every piece at its learned value (no direct matches were compared). The piece nearer a neighbouring \
+         class's mean than its own by the most moves there, the means are taken again, and so on until no piece is \
+         nearer a neighbour."
+    });
+    let name = |letter: &str| {
+        t.pieces
+            .iter()
+            .find(|p| p.letter == letter)
+            .map_or(String::new(), |p| p.name.clone())
+    };
+    let mut table = Table::new(&[
+        ("Class", Align::Right),
+        ("Pieces (pawns)", Align::Left),
+        ("Mean", Align::Right),
+        ("Spread", Align::Right),
+    ]);
+    for class in &proposal.classes {
+        let pieces: Vec<String> = class
+            .pieces
+            .iter()
+            .map(|(letter, value)| {
+                format!(
+                    "{} {}",
+                    piece_label(letter, &name(letter)),
+                    fixed(*value, 2)
+                )
+            })
+            .collect();
+        table.push(vec![
+            class.class.to_string(),
+            pieces.join(", "),
+            fixed(class.mean, 2),
+            fixed(class.spread, 2),
+        ]);
+    }
+    doc.table(table);
+    write_measured_pairs(doc, proposal, &name);
+    if proposal.moves.is_empty() {
+        doc.paragraph("No piece is nearer a neighbouring class's mean than its own: the evidence keeps the variant's table.");
+        return;
+    }
+    let moves: Vec<String> = proposal
+        .moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{} at {} pawns from class {} to class {}",
+                piece_label(&m.letter, &m.name),
+                fixed(m.value, 2),
+                m.from,
+                m.to
+            )
+        })
+        .collect();
+    doc.paragraph(format!(
+        "The evidence moves {}: {}.",
+        counted(moves.len() as u64, "piece", "pieces"),
+        moves.join("; ")
+    ));
+    let classes: Vec<String> = proposal
+        .classes
+        .iter()
+        .map(|c| {
+            format!(
+                "\"{}\"",
+                c.pieces.iter().map(|p| p.0.as_str()).collect::<String>()
+            )
+        })
+        .collect();
+    doc.paragraph(
+        "As a variant file's class table (a variant that inherits this one and sets it):",
+    );
+    doc.push(Block::Code(format!("classes = [{}]", classes.join(", "))));
+    let pairs: Vec<String> = proposal
+        .new_pairs
+        .iter()
+        .map(|(a, b)| {
+            format!(
+                "{} vs {}",
+                piece_label(a, &name(a)),
+                piece_label(b, &name(b))
+            )
+        })
+        .collect();
+    doc.paragraph(format!(
+        "Within-class pairs the proposal makes and the variant's table does not ({}), for a confirmation run: {}.",
+        counted(pairs.len() as u64, "pair", "pairs"),
+        pairs.join(", ")
+    ));
+}
+
+/// What the compared studies already decided about pairs the proposal
+/// keeps in one class: a pair found different cannot hold there.
+fn write_measured_pairs(doc: &mut Doc, proposal: &ProposedTable, name: &dyn Fn(&str) -> String) {
+    if proposal.measured_pairs.is_empty() {
+        return;
+    }
+    let listed = |kind: VerdictKind| -> Vec<String> {
+        proposal
+            .measured_pairs
+            .iter()
+            .filter(|p| p.2 == kind)
+            .map(|(a, b, _, pawns)| {
+                format!(
+                    "{} vs {} ({} pawns per piece)",
+                    piece_label(a, &name(a)),
+                    piece_label(b, &name(b)),
+                    signed(*pawns, 2)
+                )
+            })
+            .collect()
+    };
+    let different = listed(VerdictKind::Different);
+    let equivalent = listed(VerdictKind::Equivalent);
+    let mut text = format!(
+        "The compared studies already decided {} of the pairs this table keeps in one class.",
+        count(proposal.measured_pairs.len() as u64)
+    );
+    if !different.is_empty() {
+        text.push_str(&format!(
+            " Different, so these classes cannot hold as proposed: {}.",
+            different.join(", ")
+        ));
+    }
+    if !equivalent.is_empty() {
+        text.push_str(&format!(" Equivalent: {}.", equivalent.join(", ")));
+    }
+    doc.paragraph(text);
 }
