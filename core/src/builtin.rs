@@ -14,6 +14,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "pmc-proposed",
         include_str!("../../configs/variants/pmc-proposed.toml"),
     ),
+    (
+        "pmc-proposed-v4",
+        include_str!("../../configs/variants/pmc-proposed-v4.toml"),
+    ),
     ("chess", include_str!("../../configs/variants/chess.toml")),
     (
         "chess-nocastle",
