@@ -58,12 +58,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         for (i, class) in t.suggested_classes.iter().enumerate() {
             let names: Vec<String> = class
                 .iter()
-                .map(
-                    |letter| match t.pieces.iter().find(|p| &p.letter == letter) {
-                        Some(p) => piece_label(&p.letter, &p.name),
-                        None => letter.clone(),
-                    },
-                )
+                .map(|letter| match piece_name(t, letter) {
+                    Some(name) => piece_label(letter, name),
+                    None => letter.clone(),
+                })
                 .collect();
             let rank = if i == 0 {
                 "1 (lowest)".to_owned()
@@ -91,13 +89,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             ("AlphaZero study (2020)", Align::Right),
         ]);
         for p in &t.published {
-            let name = t
-                .pieces
-                .iter()
-                .find(|x| x.letter == p.letter)
-                .map_or(String::new(), |x| x.name.clone());
             table.push(vec![
-                piece_label(&p.letter, &name),
+                piece_label(&p.letter, piece_name(t, &p.letter).unwrap_or_default()),
                 fixed(p.learned, 2),
                 fixed(p.kaufman_1999, 2),
                 fixed(p.alphazero_2020, 2),
@@ -105,6 +98,14 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         }
         doc.table(table);
     }
+}
+
+/// The name of the piece with `letter`, if training learned its value.
+fn piece_name<'t>(t: &'t TrainingSummary, letter: &str) -> Option<&'t str> {
+    t.pieces
+        .iter()
+        .find(|p| p.letter == letter)
+        .map(|p| p.name.as_str())
 }
 
 fn overview(t: &TrainingSummary) -> String {
@@ -169,12 +170,7 @@ fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) 
          class's mean than its own by the most moves there, the means are taken again, and so on until no piece is \
          nearer a neighbour."
     });
-    let name = |letter: &str| {
-        t.pieces
-            .iter()
-            .find(|p| p.letter == letter)
-            .map_or(String::new(), |p| p.name.clone())
-    };
+    let name = |letter: &str| piece_name(t, letter).unwrap_or_default().to_owned();
     let mut table = Table::new(&[
         ("Class", Align::Right),
         ("Pieces (pawns)", Align::Left),
