@@ -430,7 +430,7 @@ fn example_training() -> TrainingSummary {
         generations: 12,
         converged: true,
         history,
-        proposal: propose(&pieces),
+        proposal: propose(&pieces, &[]),
         pieces,
         suggested_classes: vec![vec!["P".into()], vec!["N".into(), "B".into()], vec!["I".into()], vec![
             "C".into(),

@@ -13,13 +13,14 @@ use crate::report::model::{
 };
 
 /// The proposal for `pieces` (their current classes and values), or `None`
-/// when fewer than two classes have pieces.
+/// when fewer than two classes have pieces; `verdicts` are the compared
+/// studies' decisions, for the pairs each proposed class keeps together.
 ///
 /// Rule: the piece that is nearer a neighbouring class's mean than its
 /// own by the most moves there, the means are taken again, and so on
 /// until no piece is nearer a neighbour. A lone piece is at its class's
 /// mean, so no class is ever emptied: the table keeps its classes.
-pub fn propose(pieces: &[LearnedPiece]) -> Option<ProposedTable> {
+pub fn propose(pieces: &[LearnedPiece], verdicts: &[&PairVerdict]) -> Option<ProposedTable> {
     let scaled: Vec<(&LearnedPiece, f64)> = pieces
         .iter()
         .filter(|p| p.class.is_some() && p.value.is_finite())
@@ -66,9 +67,7 @@ pub fn propose(pieces: &[LearnedPiece]) -> Option<ProposedTable> {
             .enumerate()
             .flat_map(|(i, &(_, v))| {
                 let own = (v - current[&class_of[i]]).abs();
-                neighbours(class_of[i])
-                    .map(move |n| (i, n, own - (v - current[&n]).abs()))
-                    .collect::<Vec<_>>()
+                neighbours(class_of[i]).map(move |n| (i, n, own - (v - current[&n]).abs()))
             })
             .filter(|&(_, _, gain)| gain > 0.0)
             .max_by(|a, b| a.2.total_cmp(&b.2));
@@ -77,7 +76,7 @@ pub fn propose(pieces: &[LearnedPiece]) -> Option<ProposedTable> {
     }
 
     let final_means = means(&class_of);
-    let mut proposed: Vec<ProposedClass> = classes
+    let proposed: Vec<ProposedClass> = classes
         .iter()
         .map(|&class| {
             let mut members: Vec<(String, f64)> = scaled
@@ -96,7 +95,6 @@ pub fn propose(pieces: &[LearnedPiece]) -> Option<ProposedTable> {
             }
         })
         .collect();
-    proposed.retain(|c| !c.pieces.is_empty());
     let moves: Vec<ProposedMove> = scaled
         .iter()
         .zip(&class_of)
@@ -118,21 +116,21 @@ pub fn propose(pieces: &[LearnedPiece]) -> Option<ProposedTable> {
         }
     }
     Some(ProposedTable {
+        measured_pairs: measured_pairs(&proposed, verdicts),
         classes: proposed,
         moves,
         new_pairs,
-        measured_pairs: Vec::new(),
     })
 }
 
 /// The pairs of each proposed class that `verdicts` (from studies) decided,
 /// oriented as the class lists them (lower value first).
-pub fn measured_pairs(
-    table: &ProposedTable,
+fn measured_pairs(
+    classes: &[ProposedClass],
     verdicts: &[&PairVerdict],
 ) -> Vec<(String, String, VerdictKind, f64)> {
     let mut out = Vec::new();
-    for class in &table.classes {
+    for class in classes {
         for (i, (a, _)) in class.pieces.iter().enumerate() {
             for (b, _) in &class.pieces[i + 1..] {
                 let found = verdicts.iter().find_map(|v| {
@@ -197,7 +195,7 @@ mod tests {
             piece("R", 3, 5.0, 5.0, None),
             piece("Q", 3, 5.0, 5.0, None),
         ];
-        let table = propose(&pieces).unwrap();
+        let table = propose(&pieces, &[]).unwrap();
         assert!(table.moves.is_empty());
         assert!(table.new_pairs.is_empty());
         assert_eq!(letters(&table), ["NB", "RQ"]);
@@ -221,7 +219,7 @@ mod tests {
             piece("A", 7, 12.4, m7, Some(12.27 - m7)),
             piece("L", 7, 12.7, m7, Some(12.86 - m7)),
         ];
-        let table = propose(&pieces).unwrap();
+        let table = propose(&pieces, &[]).unwrap();
         assert_eq!(letters(&table), ["HQF", "DGE", "JAL"]);
         let moved: Vec<(&str, u8, u8)> = table
             .moves
@@ -244,7 +242,7 @@ mod tests {
             piece("B", 2, 3.5, 3.0, None),
             piece("R", 3, 4.1, 4.1, None),
         ];
-        let table = propose(&pieces).unwrap();
+        let table = propose(&pieces, &[]).unwrap();
         assert!(table.moves.is_empty());
         assert_eq!(letters(&table), ["NB", "R"]);
         assert!((table.classes[0].spread - 1.0).abs() < 1e-12);
@@ -257,7 +255,7 @@ mod tests {
             piece("B", 2, 3.5, 3.0, None),
             piece("R", 3, 3.9, 3.9, None),
         ];
-        let table = propose(&pieces).unwrap();
+        let table = propose(&pieces, &[]).unwrap();
         assert_eq!(letters(&table), ["N", "BR"]);
         assert_eq!(table.new_pairs, [("B".to_owned(), "R".to_owned())]);
     }
@@ -293,7 +291,6 @@ mod tests {
             piece("B", 2, 3.5, 3.0, None),
             piece("R", 3, 3.9, 3.9, None),
         ];
-        let table = propose(&pieces).unwrap();
         let verdicts = [
             // Orientation turned round: B is the lower of the class.
             verdict("R", "B", VerdictKind::Different, 0.4),
@@ -302,7 +299,7 @@ mod tests {
             verdict("N", "R", VerdictKind::Different, -1.4),
         ];
         let refs: Vec<&PairVerdict> = verdicts.iter().collect();
-        let measured = measured_pairs(&table, &refs);
+        let measured = propose(&pieces, &refs).unwrap().measured_pairs;
         assert_eq!(measured.len(), 1);
         let (a, b, kind, pawns) = &measured[0];
         assert_eq!(
@@ -312,12 +309,13 @@ mod tests {
         assert!((pawns + 0.4).abs() < 1e-12);
         // An undecided pair says nothing yet.
         let undecided = verdict("B", "R", VerdictKind::Inconclusive, -0.4);
-        assert!(measured_pairs(&table, &[&undecided]).is_empty());
+        let table = propose(&pieces, &[&undecided]).unwrap();
+        assert!(table.measured_pairs.is_empty());
     }
 
     #[test]
     fn one_class_gives_no_proposal() {
         let pieces = [piece("N", 2, 3.0, 3.1, None), piece("B", 2, 3.2, 3.1, None)];
-        assert!(propose(&pieces).is_none());
+        assert!(propose(&pieces, &[]).is_none());
     }
 }

@@ -170,6 +170,11 @@ pub fn summarize(
         })
         .collect();
 
+    let direct_verdicts: Vec<_> = direct
+        .iter()
+        .flat_map(|r| &r.groups)
+        .flat_map(|g| &g.pairs)
+        .collect();
     TrainingSummary {
         generations: outcome.fits.len(),
         converged: outcome.converged,
@@ -187,15 +192,7 @@ pub fn summarize(
             })
             .collect(),
         suggested_classes: suggest_classes(&pieces),
-        proposal: super::proposal::propose(&pieces).map(|mut table| {
-            let verdicts: Vec<_> = direct
-                .iter()
-                .flat_map(|r| &r.groups)
-                .flat_map(|g| &g.pairs)
-                .collect();
-            table.measured_pairs = super::proposal::measured_pairs(&table, &verdicts);
-            table
-        }),
+        proposal: super::proposal::propose(&pieces, &direct_verdicts),
         findings,
         published,
         validation: validation.and_then(validation_match),

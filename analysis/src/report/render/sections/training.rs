@@ -56,13 +56,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         );
         let mut table = Table::new(&[("Suggested class", Align::Right), ("Pieces", Align::Left)]);
         for (i, class) in t.suggested_classes.iter().enumerate() {
-            let names: Vec<String> = class
-                .iter()
-                .map(|letter| match piece_name(t, letter) {
-                    Some(name) => piece_label(letter, name),
-                    None => letter.clone(),
-                })
-                .collect();
+            let names: Vec<String> = class.iter().map(|letter| label(t, letter)).collect();
             let rank = if i == 0 {
                 "1 (lowest)".to_owned()
             } else {
@@ -90,7 +84,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         ]);
         for p in &t.published {
             table.push(vec![
-                piece_label(&p.letter, piece_name(t, &p.letter).unwrap_or_default()),
+                label(t, &p.letter),
                 fixed(p.learned, 2),
                 fixed(p.kaufman_1999, 2),
                 fixed(p.alphazero_2020, 2),
@@ -100,12 +94,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     }
 }
 
-/// The name of the piece with `letter`, if training learned its value.
-fn piece_name<'t>(t: &'t TrainingSummary, letter: &str) -> Option<&'t str> {
-    t.pieces
-        .iter()
-        .find(|p| p.letter == letter)
-        .map(|p| p.name.as_str())
+/// `N (knight)` for the piece with `letter`, or the letter alone when
+/// training learned no value for it.
+fn label(t: &TrainingSummary, letter: &str) -> String {
+    let name = t.pieces.iter().find(|p| p.letter == letter);
+    piece_label(letter, name.map_or("", |p| p.name.as_str()))
 }
 
 fn overview(t: &TrainingSummary) -> String {
@@ -170,7 +163,6 @@ fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) 
          class's mean than its own by the most moves there, the means are taken again, and so on until no piece is \
          nearer a neighbour."
     });
-    let name = |letter: &str| piece_name(t, letter).unwrap_or_default().to_owned();
     let mut table = Table::new(&[
         ("Class", Align::Right),
         ("Pieces (pawns)", Align::Left),
@@ -181,13 +173,7 @@ fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) 
         let pieces: Vec<String> = class
             .pieces
             .iter()
-            .map(|(letter, value)| {
-                format!(
-                    "{} {}",
-                    piece_label(letter, &name(letter)),
-                    fixed(*value, 2)
-                )
-            })
+            .map(|(letter, value)| format!("{} {}", label(t, letter), fixed(*value, 2)))
             .collect();
         table.push(vec![
             class.class.to_string(),
@@ -197,7 +183,7 @@ fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) 
         ]);
     }
     doc.table(table);
-    write_measured_pairs(doc, proposal, &name);
+    write_measured_pairs(doc, t, proposal);
     if proposal.moves.is_empty() {
         doc.paragraph("No piece is nearer a neighbouring class's mean than its own: the evidence keeps the variant's table.");
         return;
@@ -237,13 +223,7 @@ fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) 
     let pairs: Vec<String> = proposal
         .new_pairs
         .iter()
-        .map(|(a, b)| {
-            format!(
-                "{} vs {}",
-                piece_label(a, &name(a)),
-                piece_label(b, &name(b))
-            )
-        })
+        .map(|(a, b)| format!("{} vs {}", label(t, a), label(t, b)))
         .collect();
     doc.paragraph(format!(
         "Within-class pairs the proposal makes and the variant's table does not ({}), for a confirmation run: {}.",
@@ -254,7 +234,7 @@ fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) 
 
 /// What the compared studies already decided about pairs the proposal
 /// keeps in one class: a pair found different cannot hold there.
-fn write_measured_pairs(doc: &mut Doc, proposal: &ProposedTable, name: &dyn Fn(&str) -> String) {
+fn write_measured_pairs(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) {
     if proposal.measured_pairs.is_empty() {
         return;
     }
@@ -266,8 +246,8 @@ fn write_measured_pairs(doc: &mut Doc, proposal: &ProposedTable, name: &dyn Fn(&
             .map(|(a, b, _, pawns)| {
                 format!(
                     "{} vs {} ({} pawns per piece)",
-                    piece_label(a, &name(a)),
-                    piece_label(b, &name(b)),
+                    label(t, a),
+                    label(t, b),
                     signed(*pawns, 2)
                 )
             })
