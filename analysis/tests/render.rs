@@ -721,6 +721,10 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     // Order: verdicts before the evidence, reproduction last.
     let at = |s: &str| text.find(&format!(">{s}</h2>")).unwrap();
     assert!(at("What was asked") < at("Verdicts"));
+    // The question names the rules the experiment changed.
+    let changed = "the variant's rules were changed: pocket.white_first_move_ban = true.";
+    assert!(text.contains(&html_escape(changed)));
+    assert!(md.contains(&changed.replace('_', "\\_")));
     for w in SECTIONS.windows(2) {
         assert!(at(w[0]) < at(w[1]), "{} should come before {}", w[0], w[1]);
     }

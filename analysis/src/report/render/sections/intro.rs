@@ -71,6 +71,16 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         }
         text.push(' ');
     }
+    match rule_changes(&exp.rule_overrides) {
+        Some(changes) if !changes.is_empty() => text.push_str(&format!(
+            "For this experiment the variant's rules were changed: {}. ",
+            changes.join(", ")
+        )),
+        Some(_) => {}
+        None => text.push_str(&format!(
+            "For this experiment the variant's rules were changed (listed under {REPRODUCTION}). "
+        )),
+    }
     text.push_str(&format!(
         "To find out, engines played {} against each other in {}.",
         games(total_games(report)),
@@ -107,4 +117,52 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
          every number."
             .to_owned(),
     ));
+}
+
+/// The experiment's rule overrides (TOML tables as the log records them)
+/// as `table.key = value` items, so the question says at once which rules
+/// differ from the variant file's (mutation off, say); `None` when the text
+/// is not TOML.
+fn rule_changes(overrides: &str) -> Option<Vec<String>> {
+    fn walk(prefix: &str, table: &toml::Table, out: &mut Vec<String>) {
+        for (key, value) in table {
+            let path = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            match value {
+                toml::Value::Table(inner) => walk(&path, inner, out),
+                other => out.push(format!("{path} = {other}")),
+            }
+        }
+    }
+    let table: toml::Table = toml::from_str(overrides).ok()?;
+    let mut out = Vec::new();
+    walk("", &table, &mut out);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_changes;
+
+    #[test]
+    fn rule_changes_name_every_overridden_key() {
+        assert_eq!(
+            rule_changes("[pocket]\nmutation = false\n").unwrap(),
+            vec!["pocket.mutation = false"]
+        );
+        assert_eq!(
+            rule_changes("[pocket]\nmutation = true\nsize = 2\n[promotion]\nranks = [8]\n")
+                .unwrap(),
+            vec![
+                "pocket.mutation = true",
+                "pocket.size = 2",
+                "promotion.ranks = [8]"
+            ]
+        );
+        assert_eq!(rule_changes("").unwrap(), Vec::<String>::new());
+        assert_eq!(rule_changes("[pocket"), None);
+    }
 }
