@@ -17,6 +17,9 @@ use crate::variant::Variant;
 /// windows and mate arithmetic never meet an evaluation.
 pub const MAX_EVAL: i32 = 20_000;
 
+/// What the royal piece is worth in an exchange: it may only capture last.
+pub const ROYAL_EXCHANGE_VALUE: i32 = 100_000;
+
 /// Tables derived once per (variant, parameters).
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -31,8 +34,13 @@ pub struct Evaluator {
     full_phase: i32,
     pawn_types: Vec<PieceType>,
     piece_types: Vec<PieceType>,
-    /// The piece types from the least valuable up, for threats by lesser pieces.
-    by_value: Vec<PieceType>,
+    /// Per piece type, the types of strictly lower value (bit i: type i),
+    /// for threats by lesser pieces.
+    cheaper_types: [u32; MAX_PIECE_TYPES],
+    /// The piece types from the least valuable up (ties in the variant's
+    /// order, the royal piece as priceless), each with that value: the
+    /// order in which an exchange brings in attackers.
+    exchange_order: Vec<(PieceType, i32)>,
     royal: PieceType,
     /// The royal piece's zone (its square and where it moves) per side and square.
     royal_zones: ByColor<Box<[Bitboard; 64]>>,
@@ -108,8 +116,28 @@ impl Evaluator {
             .map(|(c, t)| start.pieces(c, t).count() as i32 * values[t.index()].max(0))
             .sum::<i32>()
             .max(1);
-        let mut by_value: Vec<PieceType> = variant.piece_types().collect();
-        by_value.sort_by_key(|t| values[t.index()]);
+        let mut cheaper_types = [0u32; MAX_PIECE_TYPES];
+        for kind in variant.piece_types() {
+            cheaper_types[kind.index()] = variant
+                .piece_types()
+                .filter(|t| values[t.index()] < values[kind.index()])
+                .fold(0, |mask, t| mask | 1 << t.index());
+        }
+        let mut exchange_order: Vec<(PieceType, i32)> = variant
+            .piece_types()
+            .map(|t| {
+                (
+                    t,
+                    if t == royal {
+                        ROYAL_EXCHANGE_VALUE
+                    } else {
+                        values[t.index()]
+                    },
+                )
+            })
+            .collect();
+        // Stable: equal values keep the variant's order.
+        exchange_order.sort_by_key(|&(_, value)| value);
         let royal_zones = ByColor::new_with(|color| {
             let mut zones = Box::new([Bitboard::EMPTY; 64]);
             for sq in Square::all() {
@@ -142,7 +170,8 @@ impl Evaluator {
                 .filter(|&t| variant.is_pawn(t))
                 .collect(),
             piece_types: variant.piece_types().collect(),
-            by_value,
+            cheaper_types,
+            exchange_order,
             royal,
             royal_zones,
             shield_fronts,
@@ -157,6 +186,14 @@ impl Evaluator {
     #[inline]
     pub fn value(&self, kind: PieceType) -> i32 {
         self.values[kind.index()]
+    }
+
+    /// The piece types with the value an exchange gives them, least
+    /// valuable first (equal values in the variant's order; the royal
+    /// piece at [`ROYAL_EXCHANGE_VALUE`]).
+    #[inline]
+    pub fn exchange_order(&self) -> &[(PieceType, i32)] {
+        &self.exchange_order
     }
 
     /// The value of a pocketed piece of this type in centipawns.
@@ -339,7 +376,6 @@ impl Evaluator {
     ) -> (i64, i64) {
         let p = &self.params;
         let (mut mg, mut eg) = (0i64, 0i64);
-        let lesser = self.reach_of_lesser_types(&enemy.reach_by_type);
         for kind in types_in(own.board_types) {
             let attacked = pos.pieces(color, kind) & enemy.attacks;
             if attacked.is_empty() {
@@ -349,7 +385,8 @@ impl Evaluator {
             mg += hanging * i64::from(p.hanging.mg);
             eg += hanging * i64::from(p.hanging.eg);
             let value = self.values[kind.index()];
-            let threatened = i64::from((attacked & lesser[kind.index()]).count());
+            let lesser = self.reach_of_cheaper_types(kind, enemy.board_types, &enemy.reach_by_type);
+            let threatened = i64::from((attacked & lesser).count());
             let hundreds = i64::from(value.clamp(0, 2_000) / 100);
             mg += threatened * i64::from(p.threat_by_lesser.mg) * hundreds;
             eg += threatened * i64::from(p.threat_by_lesser.eg) * hundreds;
@@ -357,28 +394,17 @@ impl Evaluator {
         (mg, eg)
     }
 
-    /// For each piece type, the squares reached by the other side's pieces
-    /// of strictly lower value (`reach` per type), built up in value order.
-    fn reach_of_lesser_types(
+    /// The squares reached by the types in `types` (bit i: type i; their
+    /// reach per type in `reach`) of strictly lower value than `kind`.
+    #[inline]
+    fn reach_of_cheaper_types(
         &self,
+        kind: PieceType,
+        types: u32,
         reach: &[Bitboard; MAX_PIECE_TYPES],
-    ) -> [Bitboard; MAX_PIECE_TYPES] {
-        let mut out = [Bitboard::EMPTY; MAX_PIECE_TYPES];
-        let mut below = Bitboard::EMPTY;
-        // The types of the value being walked, added to `below` when it ends.
-        let mut same_value = Bitboard::EMPTY;
-        let mut current = None;
-        for &kind in &self.by_value {
-            let value = self.values[kind.index()];
-            if current != Some(value) {
-                below |= same_value;
-                same_value = Bitboard::EMPTY;
-                current = Some(value);
-            }
-            out[kind.index()] = below;
-            same_value |= reach[kind.index()];
-        }
-        out
+    ) -> Bitboard {
+        types_in(types & self.cheaper_types[kind.index()])
+            .fold(Bitboard::EMPTY, |acc, t| acc | reach[t.index()])
     }
 
     /// Doubled, isolated and passed pawn-like pieces of `color` (`ours`)
@@ -556,7 +582,7 @@ mod tests {
     }
 
     #[test]
-    fn lesser_reach_is_the_reach_of_strictly_cheaper_types() {
+    fn cheaper_reach_is_the_reach_of_strictly_cheaper_types() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
         for name in builtin::names() {
@@ -576,15 +602,39 @@ mod tests {
                     for kind in v.piece_types() {
                         reach[kind.index()] = Bitboard(rng.random());
                     }
-                    let lesser = e.reach_of_lesser_types(&reach);
+                    let present: u32 = rng.random();
                     for kind in v.piece_types() {
                         let naive = v
                             .piece_types()
+                            .filter(|t| present & 1 << t.index() != 0)
                             .filter(|t| e.value(*t) < e.value(kind))
                             .fold(Bitboard::EMPTY, |acc, t| acc | reach[t.index()]);
-                        assert_eq!(lesser[kind.index()], naive, "{name}: {}", v.letter(kind));
+                        let cheaper = e.reach_of_cheaper_types(kind, present, &reach);
+                        assert_eq!(cheaper, naive, "{name}: {}", v.letter(kind));
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_exchange_order_runs_from_the_least_valuable_to_the_royal_piece() {
+        for name in builtin::names() {
+            let v = builtin::load(name).unwrap();
+            let e = Evaluator::new(&v, &EvalParams::default());
+            let order = e.exchange_order();
+            assert_eq!(order.len(), v.piece_types().count(), "{name}");
+            for pair in order.windows(2) {
+                let ((a, va), (b, vb)) = (pair[0], pair[1]);
+                assert!(va < vb || (va == vb && a.index() < b.index()), "{name}");
+            }
+            for &(kind, value) in order {
+                let expected = if kind == v.royal {
+                    ROYAL_EXCHANGE_VALUE
+                } else {
+                    e.value(kind)
+                };
+                assert_eq!(value, expected, "{name}: {}", v.letter(kind));
             }
         }
     }

@@ -126,15 +126,81 @@ struct Frame<M> {
     played_key: Option<usize>,
 }
 
-/// One candidate move of a node with its ordering score and traits.
+/// One candidate move of a node with its traits.
 #[derive(Clone, Copy, Debug)]
 struct Candidate<M> {
     mv: M,
-    score: i32,
     traits: MoveTraits,
     /// Whether the move's exchange does not lose (SEE >= 0), when ordering
     /// had to find out; quiescence asks the same question.
     exchange_holds: Option<bool>,
+}
+
+/// A node's candidates and their ordering scores. Each score is kept in a
+/// dense array as a key with the candidate's place in its low half, so the
+/// next move to try is one vector maximum away.
+#[derive(Debug)]
+struct Candidates<M> {
+    moves: Vec<Candidate<M>>,
+    /// Per place: the score in the high 32 bits, `u32::MAX - place` in the
+    /// low ones (equal scores: the earlier place is the larger key).
+    keys: Vec<i64>,
+}
+
+fn order_key(score: i32, place: usize) -> i64 {
+    i64::from(score) << 32 | i64::from(u32::MAX - place as u32)
+}
+
+fn place_of(key: i64) -> usize {
+    (u32::MAX - key as u32) as usize
+}
+
+impl<M: Copy> Candidates<M> {
+    fn with_capacity(capacity: usize) -> Candidates<M> {
+        Candidates {
+            moves: Vec::with_capacity(capacity),
+            keys: Vec::with_capacity(capacity),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.moves.clear();
+        self.keys.clear();
+    }
+
+    fn push(&mut self, candidate: Candidate<M>, score: i32) {
+        self.keys.push(order_key(score, self.moves.len()));
+        self.moves.push(candidate);
+    }
+
+    fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Swap the best-scored candidate from `i` on into place `i` and return
+    /// it (the earliest of equal scores, so ties keep generation order).
+    fn pick(&mut self, i: usize) -> Candidate<M> {
+        let max = self.keys[i..]
+            .iter()
+            .copied()
+            .max()
+            .expect("a candidate is left");
+        let best = place_of(max);
+        // The candidate at `i` moves to `best`: its key follows with its new place.
+        self.keys[best] = order_key((self.keys[i] >> 32) as i32, best);
+        self.keys[i] = max;
+        self.moves.swap(i, best);
+        self.moves[i]
+    }
+}
+
+impl<M> Default for Candidates<M> {
+    fn default() -> Candidates<M> {
+        Candidates {
+            moves: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
 }
 
 /// A searcher for one game kind. Keep one per player across a game so the
@@ -157,7 +223,7 @@ pub struct Searcher<R: SearchRules> {
     budget: SearchBudget,
     /// Late-move reductions by depth and move number, in plies.
     lmr: Vec<[i32; 64]>,
-    buffers: Vec<Vec<Candidate<MoveOf<R>>>>,
+    buffers: Vec<Candidates<MoveOf<R>>>,
     scratch: Vec<Vec<MoveOf<R>>>,
 }
 
@@ -195,7 +261,9 @@ impl<R: SearchRules> Searcher<R> {
             seldepth: 0,
             budget: SearchBudget::default(),
             lmr,
-            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            buffers: (0..=MAX_PLY)
+                .map(|_| Candidates::with_capacity(256))
+                .collect(),
             scratch: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             rules,
         }
@@ -617,11 +685,11 @@ impl<R: SearchRules> Searcher<R> {
         let mut skip_quiets = false;
         // Quiet checks are spared late-move and futility pruning: with
         // drops a checking move is often the threat that decides.
+        // Found when first asked (most nodes end before): `checks_found`.
         let mut checks = std::mem::take(&mut self.scratch[ply]);
         checks.clear();
-        if !pv_node && !in_check && depth <= 7 {
-            self.rules.quiet_checks(pos, &mut checks);
-        }
+        let spare_checks = !pv_node && !in_check && depth <= 7;
+        let mut checks_found = false;
         // Mild on purpose: with pockets a position has many quiet moves
         // (drops, pocket-ins) and a sharper limit lost 157 Elo at equal
         // nodes in Pocket Mutation Chess.
@@ -631,12 +699,21 @@ impl<R: SearchRules> Searcher<R> {
             3 + 2 * depth * depth
         };
         for i in 0..moves.len() {
-            let Candidate { mv, traits, .. } = pick(&mut moves, i);
+            let Candidate { mv, traits, .. } = moves.pick(i);
             let tactical = traits.is_tactical();
             let quiet = !tactical;
             let is_hash = hash_move.is_some_and(|h| h == self.rules.store(mv));
-            let checking = quiet && checks.contains(&mv);
-            if quiet && skip_quiets && !is_hash && !checking {
+            let mut checking = || {
+                if !spare_checks {
+                    return false;
+                }
+                if !checks_found {
+                    self.rules.quiet_checks(pos, &mut checks);
+                    checks_found = true;
+                }
+                checks.contains(&mv)
+            };
+            if quiet && skip_quiets && !is_hash && !checking() {
                 continue;
             }
             // Shallow pruning, once some line avoids being mated.
@@ -648,11 +725,11 @@ impl<R: SearchRules> Searcher<R> {
                 };
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 if quiet && !in_check && !pv_node {
-                    if !checking && legal as i32 >= lmp_limit && depth <= 6 {
+                    if legal as i32 >= lmp_limit && depth <= 6 && !checking() {
                         skip_quiets = true;
                         continue;
                     }
-                    if !checking && lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha {
+                    if lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha && !checking() {
                         skip_quiets = true;
                         continue;
                     }
@@ -754,7 +831,7 @@ impl<R: SearchRules> Searcher<R> {
                         depth,
                         mv,
                         &traits,
-                        &moves,
+                        &moves.moves,
                         &quiets_tried,
                         &captures_tried,
                     );
@@ -834,7 +911,7 @@ impl<R: SearchRules> Searcher<R> {
     fn fill_candidates(
         &mut self,
         pos: &R::Position,
-        out: &mut Vec<Candidate<MoveOf<R>>>,
+        out: &mut Candidates<MoveOf<R>>,
         hash_move: Option<R::StoredMove>,
         ply: usize,
         counter: Option<MoveOf<R>>,
@@ -853,12 +930,14 @@ impl<R: SearchRules> Searcher<R> {
             let traits = self.rules.traits(pos, mv);
             let (score, exchange_holds) =
                 self.order_score(pos, mv, &traits, hash_move, ply, counter);
-            out.push(Candidate {
-                mv,
+            out.push(
+                Candidate {
+                    mv,
+                    traits,
+                    exchange_holds,
+                },
                 score,
-                traits,
-                exchange_holds,
-            });
+            );
         }
         self.scratch[ply] = generated;
     }
@@ -916,8 +995,7 @@ impl<R: SearchRules> Searcher<R> {
                 mv,
                 traits,
                 exchange_holds,
-                ..
-            } = pick(&mut moves, i);
+            } = moves.pick(i);
             if !in_check {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 if stand_pat + traits.victim + traits.promotion + 200 < alpha {
@@ -1007,19 +1085,6 @@ impl<R: SearchRules> Searcher<R> {
 /// its traits.
 type RootMove<R> = (MoveOf<R>, <R as SearchRules>::Position, i32, MoveTraits);
 
-/// Swap the best-scored candidate from `i` on into place `i` and return it
-/// (the earliest of equal scores, so ties keep generation order).
-fn pick<M: Copy>(moves: &mut [Candidate<M>], i: usize) -> Candidate<M> {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if moves[j].score > moves[best].score {
-            best = j;
-        }
-    }
-    moves.swap(i, best);
-    moves[i]
-}
-
 fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
     if score >= beta {
         Bound::Lower
@@ -1067,5 +1132,39 @@ impl<'v> Searcher<super::StandardRules<'v>> {
         options: SearchOptions,
     ) -> Searcher<super::StandardRules<'v>> {
         Searcher::new(super::StandardRules::new(variant, params), options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Picking agrees with a plain selection sort that swaps the first
+        /// of the highest scores into place, ties included.
+        #[test]
+        fn picking_is_the_swapping_selection_sort(scores in prop::collection::vec(-3i32..3, 0..80)) {
+            let mut candidates = Candidates::with_capacity(scores.len());
+            for (place, &score) in scores.iter().enumerate() {
+                let candidate = Candidate {
+                    mv: place,
+                    traits: MoveTraits::default(),
+                    exchange_holds: None,
+                };
+                candidates.push(candidate, score);
+            }
+            let mut naive: Vec<(usize, i32)> = scores.iter().copied().enumerate().collect();
+            for i in 0..naive.len() {
+                let mut best = i;
+                for j in i + 1..naive.len() {
+                    if naive[j].1 > naive[best].1 {
+                        best = j;
+                    }
+                }
+                naive.swap(i, best);
+                prop_assert_eq!(candidates.pick(i).mv, naive[i].0);
+            }
+        }
     }
 }

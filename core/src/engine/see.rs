@@ -141,25 +141,17 @@ fn least_valuable_attacker(
 ) -> Option<(Square, i32)> {
     let v = pos.variant();
     let lines = SliderLines::new(sq, occ);
-    let mut best: Option<(Square, i32)> = None;
-    for kind in v.piece_types() {
+    // Least valuable first: the first type with an attacker has it.
+    for &(kind, value) in eval.exchange_order() {
         let candidates = pos.pieces(side, kind) & occ;
         if candidates.is_empty() {
             continue;
         }
-        let value = if kind == v.royal {
-            100_000
-        } else {
-            eval.value(kind)
-        };
-        if best.is_some_and(|(_, b)| b <= value) {
-            continue;
-        }
         if let Some(attacker) = v.moves(side, kind).attackers_of(&lines, candidates).first() {
-            best = Some((attacker, value));
+            return Some((attacker, value));
         }
     }
-    best
+    None
 }
 
 #[cfg(test)]
