@@ -339,14 +339,15 @@ impl Evaluator {
         let mut check_squares = 0i64;
         let mut drop_squares = 0i64;
         for kind in types_in(enemy.present_types) {
-            let reach = enemy.move_reach[kind.index()];
+            // Where this type's pieces move unopposed (only those squares can count).
+            let safe_reach = enemy.move_reach[kind.index()] & !own.attacks;
             let in_pocket = pos.pocket_count(them, kind) > 0;
-            if reach.is_empty() && !in_pocket {
+            if safe_reach.is_empty() && !in_pocket {
                 continue;
             }
             let origins = v.moves(them, kind).attack_origins(&lines) & !occ;
             // A few checking squares make the threat; more add little.
-            check_squares += i64::from((origins & reach & !own.attacks).count().min(3));
+            check_squares += i64::from((origins & safe_reach).count().min(3));
             if in_pocket {
                 let ranks = v.drop_squares(them, kind);
                 drop_squares += i64::from((origins & ranks).count().min(4));
