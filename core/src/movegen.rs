@@ -145,17 +145,6 @@ impl Position<'_> {
         })
     }
 
-    /// Enemy pieces giving check to the side to move.
-    pub fn checkers(&self) -> Bitboard {
-        let us = self.side_to_move();
-        self.attackers(self.royal_square(us), !us, self.occupied())
-    }
-
-    pub fn is_check(&self) -> bool {
-        let us = self.side_to_move();
-        self.is_attacked(self.royal_square(us), !us, self.occupied())
-    }
-
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::with_capacity(64);
@@ -184,7 +173,7 @@ impl Position<'_> {
     fn keeps_royal_safe(&self, mv: Move) -> bool {
         let us = self.side_to_move();
         let mut next = self.clone();
-        next.play_unchecked(mv);
+        next.move_pieces(mv);
         !next.is_attacked(next.royal_square(us), !us, next.occupied())
     }
 
@@ -306,7 +295,7 @@ impl Position<'_> {
         let occ = self.occupied();
         let theirs = self.pieces_of(them);
         let king = self.royal_square(us);
-        let checkers = self.attackers(king, them, occ);
+        let checkers = self.checkers();
 
         // The royal piece: its targets must not be attacked once it has left.
         let mut royal_targets = v.moves(us, v.royal).targets(king, occ, theirs);
@@ -327,7 +316,8 @@ impl Position<'_> {
             return;
         }
 
-        let pins = self.pins(us);
+        // Found when a piece first has a target (quiescence's nodes often have none).
+        let mut pins = None;
         let promotion = v.rules.promotion.as_ref();
         for kind in v.piece_types() {
             let bb = self.pieces(us, kind);
@@ -341,23 +331,27 @@ impl Position<'_> {
             };
             for from in bb {
                 let mut targets = m.targets(from, occ, theirs);
-                if pins.pinned.contains(from) {
-                    targets &= pins.line(from);
-                }
                 if tactical_only {
                     targets &= theirs | promotion_zone;
+                }
+                if targets.is_empty() {
+                    continue;
+                }
+                let pins = pins.get_or_insert_with(|| self.pins(us));
+                if pins.pinned.contains(from) {
+                    targets &= pins.line(from);
                 }
                 self.emit_board_moves(sink, from, targets, promotion_zone);
             }
         }
         self.generate_en_passant(sink);
         if tactical_only {
-            self.generate_pocket_ins(sink, pins.pinned, true);
+            self.generate_pocket_ins(sink, || pins.unwrap_or_else(|| self.pins(us)).pinned, true);
             return;
         }
         self.generate_castling(sink);
         self.generate_drops(sink, Bitboard::FULL, false);
-        self.generate_pocket_ins(sink, pins.pinned, false);
+        self.generate_pocket_ins(sink, || pins.unwrap_or_else(|| self.pins(us)).pinned, false);
     }
 
     fn emit_board_moves(
@@ -491,11 +485,12 @@ impl Position<'_> {
         }
     }
 
-    /// Pocket-ins of unpinned pieces; `promotions_only` keeps those from the last rank.
+    /// Pocket-ins of unpinned pieces (`pinned` finds them, asked only if
+    /// some piece may go); `promotions_only` keeps those from the last rank.
     fn generate_pocket_ins(
         &self,
         sink: &mut impl MoveSink,
-        pinned: Bitboard,
+        pinned: impl FnOnce() -> Bitboard,
         promotions_only: bool,
     ) {
         let v = self.variant();
@@ -515,8 +510,12 @@ impl Position<'_> {
         } else {
             Bitboard::FULL
         };
+        let candidates = self.pieces_of(us) & region;
+        if candidates.is_empty() {
+            return;
+        }
         // Lifting a pinned piece would expose the royal piece.
-        for from in self.pieces_of(us) & !pinned & region {
+        for from in candidates & !pinned() {
             let piece = self
                 .piece_at(from)
                 .expect("own pieces stand on their squares");

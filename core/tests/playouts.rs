@@ -1,7 +1,7 @@
 //! Property tests over random playouts in every shipped variant: the fast
 //! generator equals the naive reference (its quiet checks too), moves keep
 //! the royal piece safe,
-//! the incremental hash equals a recomputed one, FEN and move notation
+//! the incremental hash and check status equal recomputed ones, FEN and move notation
 //! round-trip, and copy-make leaves the original position untouched.
 
 mod common;
@@ -63,7 +63,23 @@ fn check_position(pos: &Position<'_>) {
             !common::attacked_naive(&next, next.royal_square(us), !us),
             "{text} leaves the royal piece attacked at {fen}"
         );
+        let them = !us;
+        assert_eq!(
+            next.is_check(),
+            common::attacked_naive(&next, next.royal_square(them), us),
+            "the check status kept after {text} is wrong at {fen}"
+        );
     }
+    let null = pos.null_move();
+    assert_eq!(
+        null.is_check(),
+        common::attacked_naive(
+            &null,
+            null.royal_square(!pos.side_to_move()),
+            pos.side_to_move()
+        ),
+        "the check status kept after a null move is wrong at {fen}"
+    );
 }
 
 /// Quiescence's quiet checks are the legal quiet moves and drops after

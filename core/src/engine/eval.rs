@@ -30,6 +30,9 @@ pub struct Evaluator {
     psq: ByColor<Vec<[(i32, i32); 64]>>,
     /// Half the average empty-board reach, per type (the mobility baseline).
     mobility_baseline: [i32; MAX_PIECE_TYPES],
+    /// King-danger units each piece of a type adds when it attacks the
+    /// enemy royal zone (the attacker weight times its value in pawns, 1-10).
+    attacker_units: [i64; MAX_PIECE_TYPES],
     /// Non-pawn material of the start position (both sides), for the phase.
     full_phase: i32,
     pawn_types: Vec<PieceType>,
@@ -116,6 +119,11 @@ impl Evaluator {
             .map(|(c, t)| start.pieces(c, t).count() as i32 * values[t.index()].max(0))
             .sum::<i32>()
             .max(1);
+        let mut attacker_units = [0i64; MAX_PIECE_TYPES];
+        for kind in variant.piece_types() {
+            attacker_units[kind.index()] = i64::from(params.king_danger.attacker)
+                * i64::from((values[kind.index()] / 100).clamp(1, 10));
+        }
         let mut cheaper_types = [0u32; MAX_PIECE_TYPES];
         for kind in variant.piece_types() {
             cheaper_types[kind.index()] = variant
@@ -164,6 +172,7 @@ impl Evaluator {
             pocket_values,
             psq,
             mobility_baseline,
+            attacker_units,
             full_phase,
             pawn_types: variant
                 .piece_types()
@@ -286,8 +295,7 @@ impl Evaluator {
             scan.board_types |= 1 << kind.index();
             let track_mobility = !v.is_pawn(kind);
             let baseline = i64::from(self.mobility_baseline[kind.index()]);
-            let attacker_units =
-                i64::from(p.king_danger.attacker) * i64::from((value / 100).clamp(1, 10));
+            let attacker_units = self.attacker_units[kind.index()];
             let (mut kind_reach, mut kind_moves) = (Bitboard::EMPTY, Bitboard::EMPTY);
             for sq in bb {
                 let (a, b) = table[sq.index()];

@@ -119,6 +119,7 @@ impl<'v> Position<'v> {
         if pos.is_attacked(pos.royal_square(them), pos.side_to_move, pos.occupied()) {
             return Err(FenError::OpponentInCheck);
         }
+        pos.update_checkers();
         Ok(pos)
     }
 

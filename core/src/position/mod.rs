@@ -51,6 +51,9 @@ pub struct Position<'v> {
     halfmove_clock: u16,
     fullmove_number: u16,
     hash: u64,
+    /// The enemy pieces giving check to the side to move: derived state,
+    /// kept current by every public way to make or change a position.
+    checkers: Bitboard,
 }
 
 impl<'v> Position<'v> {
@@ -235,6 +238,23 @@ impl<'v> Position<'v> {
         self.en_passant = sq;
     }
 
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    /// Recompute [`Self::checkers`] after the side to move or the pieces changed.
+    pub(crate) fn update_checkers(&mut self) {
+        let us = self.side_to_move;
+        self.checkers = self.attackers(self.royal_squares[us], !us, self.occupied());
+    }
+
     pub(crate) fn set_castling(&mut self, rights: u8) {
         self.hash ^= zobrist::castling(self.castling.0) ^ zobrist::castling(rights);
         self.castling = CastlingRights(rights);
@@ -258,6 +278,7 @@ impl<'v> Position<'v> {
             halfmove_clock: 0,
             fullmove_number: 1,
             hash: 0,
+            checkers: Bitboard::EMPTY,
         };
         pos.hash = pos.compute_hash();
         pos

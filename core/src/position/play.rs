@@ -15,6 +15,14 @@ impl<'v> Position<'v> {
     /// Play `mv` in place. It must be legal here (or at least pseudo-legal,
     /// for the legality test itself); anything else corrupts the position.
     pub fn play_unchecked(&mut self, mv: Move) {
+        self.move_pieces(mv);
+        self.update_checkers();
+    }
+
+    /// [`Self::play_unchecked`] but for the check status, which is left
+    /// stale: for the legality test, which asks only whether the mover's
+    /// own royal piece is attacked afterwards.
+    pub(crate) fn move_pieces(&mut self, mv: Move) {
         let v = self.variant;
         let us = self.side_to_move;
         let them = !us;
@@ -107,6 +115,7 @@ impl<'v> Position<'v> {
         }
         next.side_to_move = !next.side_to_move;
         next.hash ^= super::zobrist::black_to_move();
+        next.update_checkers();
         next
     }
 
