@@ -345,13 +345,13 @@ impl Position<'_> {
             }
         }
         self.generate_en_passant(sink);
-        if tactical_only {
-            self.generate_pocket_ins(sink, || pins.unwrap_or_else(|| self.pins(us)).pinned, true);
-            return;
+        if !tactical_only {
+            self.generate_castling(sink);
+            self.generate_drops(sink, Bitboard::FULL, false);
         }
-        self.generate_castling(sink);
-        self.generate_drops(sink, Bitboard::FULL, false);
-        self.generate_pocket_ins(sink, || pins.unwrap_or_else(|| self.pins(us)).pinned, false);
+        // Tactical generation keeps the promoting pocket-ins only.
+        let pinned = || pins.unwrap_or_else(|| self.pins(us)).pinned;
+        self.generate_pocket_ins(sink, pinned, tactical_only);
     }
 
     fn emit_board_moves(

@@ -186,9 +186,9 @@ impl<M: Copy> Candidates<M> {
             .max()
             .expect("a candidate is left");
         let best = place_of(max);
-        // The candidate at `i` moves to `best`: its key follows with its new place.
+        // The candidate at `i` moves to `best`: its key follows with its new
+        // place. Places up to `i` are not scanned again, so `i`'s key is left.
         self.keys[best] = order_key((self.keys[i] >> 32) as i32, best);
-        self.keys[i] = max;
         self.moves.swap(i, best);
         self.moves[i]
     }
