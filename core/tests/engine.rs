@@ -182,6 +182,32 @@ fn node_limited_search_is_deterministic_across_runs_and_threads() {
     assert_eq!(b, first);
 }
 
+/// `new_game` forgets everything an earlier search left (table, histories,
+/// cached evaluations): a used searcher then answers like a fresh one.
+#[test]
+fn a_new_game_searches_like_a_fresh_searcher() {
+    let v = builtin::load("pocket-mutation").unwrap();
+    let fen = "r1bqk2r/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R[] w - - 0 6";
+    let pos = Position::from_fen(&v, fen).unwrap();
+    let limits = SearchLimits::nodes(30_000);
+    let mut fresh = Searcher::standard(&v, &EvalParams::default(), SearchOptions::default());
+    let expected = fresh.search(&pos, &[], &limits);
+    let mut used = Searcher::standard(&v, &EvalParams::default(), SearchOptions::default());
+    used.search(&Position::start(&v), &[], &limits);
+    used.search(&pos, &[], &limits);
+    used.new_game();
+    let again = used.search(&pos, &[], &limits);
+    assert_eq!(
+        (again.best_move, again.nodes, again.score, again.pv),
+        (
+            expected.best_move,
+            expected.nodes,
+            expected.score,
+            expected.pv
+        )
+    );
+}
+
 #[test]
 fn root_noise_is_seeded() {
     let v = builtin::load("chess").unwrap();

@@ -116,6 +116,42 @@ const POCKET_IN: i32 = -100_000;
 /// History scores stay within this bound (gravity).
 const HISTORY_MAX: i32 = 16_384;
 
+/// Static evaluations by position hash. Quiescence stands pat in most
+/// positions without leaving a table entry, and every iteration of the
+/// deepening reaches them again.
+#[derive(Debug)]
+struct EvalCache {
+    /// Per slot: the full hash, and the evaluation.
+    slots: Vec<(u64, i32)>,
+}
+
+impl EvalCache {
+    const SLOTS: usize = 1 << 14;
+
+    fn new() -> EvalCache {
+        EvalCache {
+            slots: vec![(0, 0); Self::SLOTS],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = (0, 0));
+    }
+
+    fn slot(hash: u64) -> usize {
+        hash as usize & (Self::SLOTS - 1)
+    }
+
+    fn get(&self, hash: u64) -> Option<i32> {
+        let (key, eval) = self.slots[Self::slot(hash)];
+        (key == hash && hash != 0).then_some(eval)
+    }
+
+    fn put(&mut self, hash: u64, eval: i32) {
+        self.slots[Self::slot(hash)] = (hash, eval);
+    }
+}
+
 /// Per-ply state of the current search path.
 #[derive(Clone, Copy, Debug)]
 struct Frame<M> {
@@ -225,6 +261,7 @@ pub struct Searcher<R: SearchRules> {
     lmr: Vec<[i32; 64]>,
     buffers: Vec<Candidates<MoveOf<R>>>,
     scratch: Vec<Vec<MoveOf<R>>>,
+    evals: EvalCache,
 }
 
 impl<R: SearchRules> Searcher<R> {
@@ -265,6 +302,7 @@ impl<R: SearchRules> Searcher<R> {
                 .map(|_| Candidates::with_capacity(256))
                 .collect(),
             scratch: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            evals: EvalCache::new(),
             rules,
         }
     }
@@ -277,6 +315,7 @@ impl<R: SearchRules> Searcher<R> {
     /// Forget everything learned from earlier positions.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.evals.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.capture_history.iter_mut().for_each(|h| *h = 0);
         self.counter_moves.iter_mut().for_each(|m| *m = None);
@@ -492,6 +531,17 @@ impl<R: SearchRules> Searcher<R> {
         (best_score, Some(index))
     }
 
+    /// The static evaluation, from the cache when this position was
+    /// evaluated before (the evaluation depends on the position alone).
+    fn evaluate(&mut self, pos: &R::Position, hash: u64) -> i32 {
+        if let Some(eval) = self.evals.get(hash) {
+            return eval;
+        }
+        let eval = self.rules.evaluate(pos);
+        self.evals.put(hash, eval);
+        eval
+    }
+
     fn out_of_budget(&mut self) -> bool {
         self.budget.exhausted(self.nodes, 1023)
     }
@@ -603,7 +653,7 @@ impl<R: SearchRules> Searcher<R> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| self.rules.evaluate(pos), |e| i32::from(e.eval))
+            entry.map_or_else(|| self.evaluate(pos, hash), |e| i32::from(e.eval))
         };
         // The table's score is a better guess than the static one where its bound allows.
         let eval = match entry {
@@ -977,7 +1027,7 @@ impl<R: SearchRules> Searcher<R> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| self.rules.evaluate(pos), |e| i32::from(e.eval))
+            entry.map_or_else(|| self.evaluate(pos, hash), |e| i32::from(e.eval))
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -1139,6 +1189,26 @@ impl<'v> Searcher<super::StandardRules<'v>> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_eval_cache_answers_only_for_the_hash_it_holds() {
+        let mut cache = EvalCache::new();
+        assert_eq!(
+            cache.get(0),
+            None,
+            "an empty slot is no evaluation of hash 0"
+        );
+        let hash = 0x1234_5678_9abc_def0;
+        cache.put(hash, -37);
+        assert_eq!(cache.get(hash), Some(-37));
+        // Same slot, another position: not its evaluation, and it replaces.
+        let rival = hash ^ (1 << 40);
+        assert_eq!(cache.get(rival), None);
+        cache.put(rival, 5);
+        assert_eq!((cache.get(rival), cache.get(hash)), (Some(5), None));
+        cache.clear();
+        assert_eq!(cache.get(rival), None);
+    }
 
     proptest! {
         /// Picking agrees with a plain selection sort that swaps the first
