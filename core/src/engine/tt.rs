@@ -26,9 +26,15 @@ pub struct Entry<M = Move> {
 
 const BUCKET: usize = 4;
 
+/// One bucket, aligned so that a probe touches one cache line (four
+/// 16-byte entries).
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Bucket<M>([Option<Entry<M>>; BUCKET]);
+
 #[derive(Debug)]
 pub struct TranspositionTable<M = Move> {
-    entries: Vec<Option<Entry<M>>>,
+    buckets: Vec<Bucket<M>>,
     mask: usize,
     generation: u8,
 }
@@ -37,17 +43,19 @@ impl<M: Copy> TranspositionTable<M> {
     /// A table of about `megabytes` (rounded down to a power of two of buckets).
     pub fn new(megabytes: usize) -> TranspositionTable<M> {
         let bytes = megabytes.max(1) * 1024 * 1024;
+        // Counted by the entries' own size, so alignment padding (entries
+        // under 16 bytes) does not change how many a size buys.
         let buckets = (bytes / (BUCKET * size_of::<Option<Entry<M>>>())).next_power_of_two() / 2;
         let buckets = buckets.max(1);
         TranspositionTable {
-            entries: vec![None; buckets * BUCKET],
+            buckets: vec![Bucket([None; BUCKET]); buckets],
             mask: buckets - 1,
             generation: 0,
         }
     }
 
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = None);
+        self.buckets.iter_mut().for_each(|b| *b = Bucket([None; BUCKET]));
         self.generation = 0;
     }
 
@@ -57,13 +65,13 @@ impl<M: Copy> TranspositionTable<M> {
     }
 
     fn bucket(&self, hash: u64) -> usize {
-        (hash as usize & self.mask) * BUCKET
+        hash as usize & self.mask
     }
 
     pub fn probe(&self, hash: u64) -> Option<Entry<M>> {
         let check = (hash >> 32) as u32;
-        let start = self.bucket(hash);
-        self.entries[start..start + BUCKET]
+        self.buckets[self.bucket(hash)]
+            .0
             .iter()
             .flatten()
             .find(|e| e.check == check)
@@ -80,9 +88,9 @@ impl<M: Copy> TranspositionTable<M> {
         bound: Bound,
     ) {
         let check = (hash >> 32) as u32;
-        let start = self.bucket(hash);
+        let index = self.bucket(hash);
         let generation = self.generation;
-        let bucket = &mut self.entries[start..start + BUCKET];
+        let bucket = &mut self.buckets[index].0;
         let slot = bucket
             .iter()
             .position(|e| e.is_some_and(|e| e.check == check))
@@ -117,6 +125,7 @@ mod tests {
     #[test]
     fn entries_are_small_and_found_again() {
         assert!(size_of::<Option<Entry>>() <= 16);
+        assert_eq!((size_of::<Bucket<Move>>(), align_of::<Bucket<Move>>()), (64, 64));
         let mut tt = TranspositionTable::<Move>::new(1);
         tt.store(0xdead_beef_0000_0001, None, 42, 7, 5, Bound::Exact);
         let e = tt.probe(0xdead_beef_0000_0001).unwrap();
