@@ -55,7 +55,9 @@ impl<M: Copy> TranspositionTable<M> {
     }
 
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = Bucket([None; BUCKET]));
+        self.buckets
+            .iter_mut()
+            .for_each(|b| *b = Bucket([None; BUCKET]));
         self.generation = 0;
     }
 
@@ -125,7 +127,10 @@ mod tests {
     #[test]
     fn entries_are_small_and_found_again() {
         assert!(size_of::<Option<Entry>>() <= 16);
-        assert_eq!((size_of::<Bucket<Move>>(), align_of::<Bucket<Move>>()), (64, 64));
+        assert_eq!(
+            (size_of::<Bucket<Move>>(), align_of::<Bucket<Move>>()),
+            (64, 64)
+        );
         let mut tt = TranspositionTable::<Move>::new(1);
         tt.store(0xdead_beef_0000_0001, None, 42, 7, 5, Bound::Exact);
         let e = tt.probe(0xdead_beef_0000_0001).unwrap();
