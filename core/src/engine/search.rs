@@ -135,7 +135,7 @@ impl EvalCache {
     }
 
     fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = (0, 0));
+        self.slots.fill((0, 0));
     }
 
     fn slot(hash: u64) -> usize {

@@ -32,6 +32,10 @@ const BUCKET: usize = 4;
 #[repr(align(64))]
 struct Bucket<M>([Option<Entry<M>>; BUCKET]);
 
+impl<M: Copy> Bucket<M> {
+    const EMPTY: Bucket<M> = Bucket([None; BUCKET]);
+}
+
 #[derive(Debug)]
 pub struct TranspositionTable<M = Move> {
     buckets: Vec<Bucket<M>>,
@@ -48,16 +52,14 @@ impl<M: Copy> TranspositionTable<M> {
         let buckets = (bytes / (BUCKET * size_of::<Option<Entry<M>>>())).next_power_of_two() / 2;
         let buckets = buckets.max(1);
         TranspositionTable {
-            buckets: vec![Bucket([None; BUCKET]); buckets],
+            buckets: vec![Bucket::EMPTY; buckets],
             mask: buckets - 1,
             generation: 0,
         }
     }
 
     pub fn clear(&mut self) {
-        self.buckets
-            .iter_mut()
-            .for_each(|b| *b = Bucket([None; BUCKET]));
+        self.buckets.fill(Bucket::EMPTY);
         self.generation = 0;
     }
 
@@ -66,13 +68,13 @@ impl<M: Copy> TranspositionTable<M> {
         self.generation = self.generation.wrapping_add(1);
     }
 
-    fn bucket(&self, hash: u64) -> usize {
+    fn bucket_index(&self, hash: u64) -> usize {
         hash as usize & self.mask
     }
 
     pub fn probe(&self, hash: u64) -> Option<Entry<M>> {
         let check = (hash >> 32) as u32;
-        self.buckets[self.bucket(hash)]
+        self.buckets[self.bucket_index(hash)]
             .0
             .iter()
             .flatten()
@@ -90,7 +92,7 @@ impl<M: Copy> TranspositionTable<M> {
         bound: Bound,
     ) {
         let check = (hash >> 32) as u32;
-        let index = self.bucket(hash);
+        let index = self.bucket_index(hash);
         let generation = self.generation;
         let bucket = &mut self.buckets[index].0;
         let slot = bucket
