@@ -9,7 +9,7 @@ use pocketlab_selfplay::Experiment;
 fn every_shipped_experiment_file_is_valid() {
     let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
     let mut checked = 0;
-    for dir in ["experiments", "tuning"] {
+    for dir in ["experiments", "tuning", "build"] {
         for entry in std::fs::read_dir(configs.join(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "toml") {
