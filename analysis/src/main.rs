@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let missing = pocketlab_analysis::cpu::missing_features();
     if !missing.is_empty() {
         eprintln!(
@@ -23,4 +24,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `pocketlab … | head` closes stdout early: end quietly with status 141
+/// (128 + SIGPIPE), as Unix tools do, instead of reporting a panic. Rust
+/// ignores SIGPIPE, so a dead UCI engine's pipe is an error the lab handles
+/// rather than a signal that kills it; the price is that `println!` panics
+/// on a closed stdout, and this hook turns that one panic into the exit.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload_as_str().unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }

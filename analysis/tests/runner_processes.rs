@@ -196,6 +196,23 @@ fn bad_arguments_and_files_exit_non_zero_with_a_message() {
     );
 }
 
+/// `pocketlab perft … | head -0`: a reader gone before the first line is
+/// a quiet exit with status 141 (128 + SIGPIPE), not a panic.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = pocketlab()
+        .args(["perft", "--variant", "chess", "--depth", "2"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn logs_of_experiments_with_files_beside_them_can_be_reported_from_anywhere() {
     let work = tempfile::tempdir().unwrap();
