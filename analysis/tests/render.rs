@@ -821,6 +821,7 @@ fn an_adaptive_study_shows_the_look_and_games_of_every_pair() {
             budget_games: Some(4000),
             margin_pawns: 0.25,
             alpha: 0.05,
+            calibration_futility: Some(0.05),
             looks_planned: 20,
             looks_done: 20,
             next_stage: None,
@@ -877,6 +878,10 @@ fn an_adaptive_study_shows_the_look_and_games_of_every_pair() {
         "{md}"
     );
     assert!(md.contains("budget 4,000 games"), "{md}");
+    assert!(
+        md.contains("could still be shown equivalent by the cap with a chance of 5% or more"),
+        "{md}"
+    );
     assert!(md.contains("Per piece in pawns (95% RCI)"), "{md}");
     let looks = csv_table(&rendered, "looks.csv");
     assert_eq!(

@@ -264,6 +264,20 @@ fn stop_keys_of_the_design_are_checked() {
         "stop.look_every",
         "belongs to design",
     );
+    for gamma in ["0", "0.5", "-0.1", "nan"] {
+        check(
+            "look_every = 2",
+            &format!("look_every = 2\ncalibration_futility = {gamma}"),
+            "stop.calibration_futility",
+            "between 0 and 0.5",
+        );
+    }
+    check(
+        "design = \"sequential-equivalence\"\nmax_pairs = 6\nlook_every = 2",
+        "pairs = 6\ncalibration_futility = 0.05",
+        "stop.calibration_futility",
+        "belongs to design",
+    );
     // A misspelt design or spending function is named by line and column.
     for (from, to) in [
         ("\"sequential-equivalence\"", "\"sequential\""),
@@ -280,4 +294,14 @@ fn stop_keys_of_the_design_are_checked() {
         (6, 2, vec![2, 4, 6])
     );
     assert_eq!(exp.stop.pairs, 6);
+    assert_eq!(s.calibration_futility, None);
+    let text = STAGED.replace(
+        "look_every = 2",
+        "look_every = 2\ncalibration_futility = 0.05",
+    );
+    let exp = Experiment::parse("s.toml", &text, Path::new(".")).unwrap();
+    assert_eq!(
+        exp.stop.sequential().unwrap().calibration_futility,
+        Some(0.05)
+    );
 }

@@ -83,7 +83,7 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     let stop = exp.stop.sequential().context("a sequential design")?;
     println!(
         "design of {}: {} spending, a look every {} pairs up to {}, margin ±{} pawns per piece, α = {} per \
-         kind of claim and class{}; {} runs per scenario, seed {}",
+         kind of claim and class{}{}; {} runs per scenario, seed {}",
         exp.name,
         stop.spending.as_str(),
         stop.look_every,
@@ -92,6 +92,9 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         stop.alpha,
         stop.budget_games
             .map(|b| format!(", budget {b} games"))
+            .unwrap_or_default(),
+        stop.calibration_futility
+            .map(|g| format!(", calibration futility {g}"))
             .unwrap_or_default(),
         args.runs,
         args.seed

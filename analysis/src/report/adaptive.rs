@@ -217,6 +217,7 @@ pub(super) fn account(
         budget_games: study.stop.budget_games,
         margin_pawns: study.stop.margin_pawns,
         alpha: study.stop.alpha,
+        calibration_futility: study.stop.calibration_futility,
         looks_planned: design.looks().len(),
         looks_done: history.looks_done,
         next_stage: history.next.as_ref().map(|s| s.number),

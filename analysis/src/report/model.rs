@@ -366,6 +366,9 @@ pub struct AdaptiveSummary {
     pub budget_games: Option<u64>,
     pub margin_pawns: f64,
     pub alpha: f64,
+    /// The calibration stops once no open pair of pieces has this chance
+    /// of an equivalence verdict (`None`: it plays while any is open).
+    pub calibration_futility: Option<f64>,
     pub looks_planned: usize,
     /// Looks taken so far.
     pub looks_done: usize,

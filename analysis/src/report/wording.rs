@@ -198,9 +198,16 @@ pub(super) fn adaptive_how(
              pairs){need}",
             stop.budget_games.unwrap_or(0)
         ),
-        AdaptiveStatus::CalibrationDone => format!(
-            "played until no pair of pieces needed it: {pairs} pairs ({games} games), to look {look}"
-        ),
+        AdaptiveStatus::CalibrationDone => match stop.calibration_futility {
+            None => format!(
+                "played until no pair of pieces needed it: {pairs} pairs ({games} games), to look \
+                 {look}"
+            ),
+            Some(_) => format!(
+                "played until no open pair of pieces could still be shown equivalent: {pairs} pairs \
+                 ({games} games), to look {look}"
+            ),
+        },
     }
 }
 

@@ -103,6 +103,9 @@ pub struct StopFile {
     pub margin: Option<f64>,
     pub alpha: Option<f64>,
     pub spending: Option<super::stop::Spending>,
+    /// Stop the calibration once no undecided pair of pieces has more
+    /// than this chance of an equivalence verdict by its cap.
+    pub calibration_futility: Option<f64>,
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -70,6 +70,11 @@ pub struct SequentialStop {
     /// Error rate of each kind of claim per class (Holm).
     pub alpha: f64,
     pub spending: Spending,
+    /// When set (γ): the calibration stops once no undecided comparison has
+    /// a chance above γ of being shown equivalent by its cap, even were
+    /// the truth the most favourable to it; unset, it plays while any
+    /// comparison is undecided.
+    pub calibration_futility: Option<f64>,
 }
 
 /// Default margin: a quarter of a pawn per piece.
@@ -160,6 +165,7 @@ pub(super) fn stop_rule(
                 ("margin", f.margin.is_some()),
                 ("alpha", f.alpha.is_some()),
                 ("spending", f.spending.is_some()),
+                ("calibration_futility", f.calibration_futility.is_some()),
             ];
             if let Some((key, _)) = only_sequential.iter().find(|(_, set)| *set) {
                 return Err(cx.err(
@@ -248,6 +254,17 @@ pub(super) fn stop_rule(
             if !(alpha > 0.0 && alpha < 0.5) {
                 return Err(cx.err("stop.alpha", format!("between 0 and 0.5, got {alpha}")));
             }
+            if let Some(gamma) = f.calibration_futility
+                && !(gamma > 0.0 && gamma < 0.5)
+            {
+                return Err(cx.err(
+                    "stop.calibration_futility",
+                    format!(
+                        "a chance between 0 and 0.5 (e.g. 0.05), got {gamma}; leave it out to \
+                         calibrate while any pair of pieces is undecided"
+                    ),
+                ));
+            }
             Ok(StopRule {
                 pairs: max_pairs,
                 design: StopDesign::SequentialEquivalence(SequentialStop {
@@ -257,6 +274,7 @@ pub(super) fn stop_rule(
                     margin_pawns,
                     alpha,
                     spending: f.spending.unwrap_or_default(),
+                    calibration_futility: f.calibration_futility,
                 }),
             })
         }

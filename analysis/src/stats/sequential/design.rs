@@ -11,7 +11,9 @@ pub use pocketlab_selfplay::experiment::look_schedule;
 
 use super::boundaries::{BoundaryTable, NEVER, Spending};
 use crate::stats::elo::{elo_per_score_at, score_to_elo};
-use crate::stats::estimate::{ConfidenceLevel, Interval, standard_normal_cdf};
+use crate::stats::estimate::{
+    ConfidenceLevel, Interval, standard_normal_cdf, standard_normal_quantile,
+};
 use crate::stats::pawns::{PawnUnit, calibrate_from_pawn_odds};
 use crate::stats::pentanomial::Pentanomial;
 
@@ -41,6 +43,9 @@ pub enum DesignError {
     /// No pairs, or looks spaced by zero pairs.
     #[error("max_pairs and look_every must be at least 1 (got {max_pairs} and {look_every})")]
     Looks { max_pairs: u64, look_every: u64 },
+    /// A calibration futility chance outside (0, 0.5).
+    #[error("the calibration futility must lie in (0, 0.5), got {0}")]
+    CalibrationFutility(f64),
 }
 
 /// A group-sequential equivalence design: looks at fixed pair counts, a
@@ -51,6 +56,7 @@ pub struct Design {
     alpha: f64,
     looks: Vec<u64>,
     table: BoundaryTable,
+    calibration_futility: Option<f64>,
     /// Boundaries on the t scale by (level, look, pairs): the t quantile
     /// is an iterative computation, asked for at every look.
     on_t: Mutex<HashMap<(u64, usize, u64), f64>>,
@@ -91,7 +97,22 @@ impl Design {
             stop.spending,
             stop.look_every,
             stop.max_pairs,
-        )
+        )?
+        .with_calibration_futility(stop.calibration_futility)
+    }
+
+    /// The design with the calibration stopped once no undecided comparison
+    /// has a chance above `gamma` of an equivalence verdict by its cap
+    /// (`None`: it plays while any comparison is undecided); see
+    /// [`LookEstimate::equivalence_chance`].
+    pub fn with_calibration_futility(self, gamma: Option<f64>) -> Result<Self, DesignError> {
+        match gamma {
+            Some(g) if !(g > 0.0 && g < 0.5) => Err(DesignError::CalibrationFutility(g)),
+            _ => Ok(Self {
+                calibration_futility: gamma,
+                ..self
+            }),
+        }
     }
 
     fn with_looks(margin_pawns: f64, alpha: f64, spending: Spending, looks: Vec<u64>) -> Self {
@@ -102,8 +123,15 @@ impl Design {
             alpha,
             looks,
             table: BoundaryTable::new(spending, fractions),
+            calibration_futility: None,
             on_t: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The calibration's futility chance, if it may stop before the last
+    /// comparison does.
+    pub fn calibration_futility(&self) -> Option<f64> {
+        self.calibration_futility
     }
 
     /// The margin in pawns per piece.
@@ -252,6 +280,73 @@ impl LookEstimate {
         ))
     }
 
+    /// The chance that TOST shows equivalence at the cap, were the truth
+    /// the most favourable to it: no difference at all, and a pawn worth
+    /// the upper end of its one-sided `1 - γ` bound today (`γ` the design's
+    /// calibration futility, 0.05 without one). The pairs still to come and
+    /// the calibration's (`unit_pairs` so far, both to the cap) are drawn
+    /// around that truth; the boundary is the last look's at level `α`,
+    /// the most Holm can give. Both one-sided tests must pass, so the
+    /// smaller of their chances bounds the verdict's.
+    ///
+    /// The calibration only serves equivalence verdicts: once this is below
+    /// `γ` for every undecided comparison, more calibration pairs could
+    /// only sharpen verdicts that are out of reach. Stopping it never
+    /// raises an error rate (see the module docs); at a truth of no
+    /// difference the chance of an equivalence verdict it costs is at most
+    /// `γ`, since a conditional chance computed under the truth is a
+    /// martingale. `None` when there is no unit or no finite Elo estimate.
+    pub fn equivalence_chance(
+        &self,
+        design: &Design,
+        unit: &PawnUnit,
+        unit_pairs: u64,
+        pieces: u32,
+    ) -> Option<f64> {
+        let (k, sk) = match *unit {
+            PawnUnit::Exact { elo_per_pawn } => (elo_per_pawn, 0.0),
+            PawnUnit::Estimated {
+                elo_per_pawn,
+                std_error,
+            } => (elo_per_pawn, std_error),
+            PawnUnit::Unknown => return None,
+        };
+        if !(self.elo.is_finite() && self.elo_std_error.is_finite()) {
+            return None;
+        }
+        let n = f64::from(pieces.max(1));
+        let (elo, se) = (self.elo / n, self.elo_std_error / n);
+        let m = design.margin_pawns();
+        let cap = design.max_pairs();
+        let c = design.boundary(design.alpha(), design.looks().len() - 1, cap);
+        let cap = cap as f64;
+        let now = (self.pairs as f64).min(cap);
+        let calibrated = (unit_pairs as f64).clamp(1.0, cap);
+        let gamma = design.calibration_futility().unwrap_or(0.05);
+        let k_best = k + standard_normal_quantile(1.0 - gamma) * sk;
+        // At the cap: the comparison's Elo averages today's with new pairs
+        // centred on 0, the unit today's with new pairs centred on k_best.
+        let elo_mean = elo * now / cap;
+        let elo_var = se * se * now * (cap - now) / (cap * cap);
+        let k_mean = (k * calibrated + k_best * (cap - calibrated)) / cap;
+        let k_var = sk * sk * calibrated * (cap - calibrated) / (cap * cap);
+        let sd_at_cap = (se * se * now / cap + (m * sk).powi(2) * calibrated / cap).sqrt();
+        let spread = (elo_var + m * m * k_var).sqrt();
+        // Upper test: elo - m·k ≤ -c·sd; lower: elo + m·k ≥ c·sd.
+        let upper = -c * sd_at_cap - (elo_mean - m * k_mean);
+        let lower = (elo_mean + m * k_mean) - c * sd_at_cap;
+        let chance = |margin_left: f64| {
+            if spread > 0.0 {
+                standard_normal_cdf(margin_left / spread)
+            } else if margin_left >= 0.0 {
+                1.0
+            } else {
+                0.0
+            }
+        };
+        Some(chance(upper).min(chance(lower)))
+    }
+
     /// The pawn unit a pawn-odds matchup's estimate gives (the side with
     /// more pawns is A when `a_has_more`), with its error; `Unknown` when
     /// none can be had (a one-sided score).
@@ -290,6 +385,16 @@ mod tests {
         assert!(Design::new(0.25, 0.05, Spending::Pocock, 0, 10).is_err());
         assert!(Design::new(0.0, 0.05, Spending::Pocock, 1, 10).is_err());
         assert!(Design::new(0.25, 0.5, Spending::Pocock, 1, 10).is_err());
+        let d = || Design::new(0.25, 0.05, Spending::Pocock, 1, 10).unwrap();
+        for gamma in [0.0, 0.5, f64::NAN] {
+            assert!(d().with_calibration_futility(Some(gamma)).is_err());
+        }
+        assert_eq!(
+            d().with_calibration_futility(Some(0.1))
+                .unwrap()
+                .calibration_futility(),
+            Some(0.1)
+        );
     }
 
     #[test]

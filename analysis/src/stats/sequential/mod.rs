@@ -45,7 +45,16 @@
 //! **The calibration in the same loop.** The pawn-odds matchup plays its
 //! stages alongside the comparisons while any comparison is undecided (up
 //! to the same cap), and each look's equivalence tests use the unit
-//! measured from the calibration's pairs up to that look.
+//! measured from the calibration's pairs up to that look. The unit serves
+//! equivalence verdicts only (the difference test is on the score scale),
+//! so with a calibration futility `γ` (`[stop] calibration_futility`) the
+//! calibration stops for good once no undecided comparison could still be
+//! shown equivalent with a chance of `γ`, reckoned at the truth most
+//! favourable to it (no difference, the pawn at the upper end of its
+//! bound; [`LookEstimate::equivalence_chance`]): a stochastic curtailment
+//! of the calibration alone (Lan, Simon and Halperin 1982; Jennison and
+//! Turnbull 2000, ch. 10). The comparisons play on with the unit as it
+//! stands.
 //!
 //! **Allocation.** [`Study`] funds each stage: every undecided comparison
 //! below its cap, and the calibration. When the study's `budget_games`
@@ -71,8 +80,9 @@
 //!   variance at look `k` is `a/N_k + b/C_k` (comparison and calibration
 //!   pairs), whose successive values have correlations `√(V_k/V_j)`; these
 //!   are at least the assumed `√(N_j/N_k)` when `N_k/C_k` never falls, which
-//!   holds because the calibration plays in step with every comparison it
-//!   serves and never resumes once stopped. Larger correlations only lower
+//!   holds because the calibration plays in step with the comparisons while
+//!   it plays and never resumes once stopped (early, by its futility rule,
+//!   or with the last comparison). Larger correlations only lower
 //!   the chance of crossing (Slepian's inequality), so the test errs on the
 //!   safe side.
 //! * Holm's recycling across looks is the graphical procedure above, which
@@ -96,7 +106,8 @@
 //!
 //! References: Lan and DeMets, Biometrika 70 (1983) 659-663; Jennison and
 //! Turnbull, *Group Sequential Methods with Applications to Clinical
-//! Trials* (2000); Schuirmann (1987) for TOST; Fieller (1954) for the
+//! Trials* (2000); Lan, Simon and Halperin, Communications in Statistics C
+//! 1 (1982) 207-219, for stochastic curtailment; Schuirmann (1987) for TOST; Fieller (1954) for the
 //! ratio; Haybittle (1971) and Peto et al. (1976) for high interim
 //! boundaries; Maurer and Bretz (2013) for Holm across looks.
 

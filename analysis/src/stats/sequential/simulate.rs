@@ -537,6 +537,87 @@ mod tests {
         }
     }
 
+    /// The calibration's futility rule stops only the calibration: at the
+    /// margin "equivalent" stays at most α, even with a far more eager
+    /// rule than any a study would use (γ = 0.3).
+    #[test]
+    fn calibration_futility_keeps_false_equivalence_at_most_alpha() {
+        let runs = 1000;
+        for (truth, pieces, pawn, gamma) in [
+            (0.25, 2, 100.0, 0.05),
+            (-0.25, 1, 100.0, 0.3),
+            (0.25, 2, 50.0, 0.3),
+        ] {
+            let d = design(Spending::HaybittlePeto)
+                .with_calibration_futility(Some(gamma))
+                .unwrap();
+            let scenario = Scenario {
+                elo_per_pawn: pawn,
+                ..single(truth, pieces, 0.2, 30.0)
+            };
+            let r = simulate(&scenario, &d, None, runs, 18);
+            let t = r.sequential.comparisons[0];
+            let false_eq = rate(t.equivalent, runs);
+            eprintln!(
+                "truth {truth:+} x{pieces}, {pawn} Elo a pawn, futility {gamma}: 'equivalent' {false_eq}, \
+                 calibration pairs {:.0}",
+                r.sequential.calibration_pairs as f64 / f64::from(runs)
+            );
+            assert!(false_eq <= ceiling(runs), "{false_eq}");
+        }
+    }
+
+    /// Where no equivalence is within reach (a difference twice the margin,
+    /// a small pawn) the calibration stops well before the comparison, and
+    /// every decision stays; where equal pieces need the unit at the cap
+    /// (truth 0), it costs at most γ of their equivalence verdicts.
+    #[test]
+    fn calibration_futility_saves_games_and_costs_at_most_gamma() {
+        let runs = 400;
+        let gamma = 0.05;
+        let with = design(Spending::HaybittlePeto)
+            .with_calibration_futility(Some(gamma))
+            .unwrap();
+        let without = design(Spending::HaybittlePeto);
+        let beyond = Scenario {
+            elo_per_pawn: 50.0,
+            ..single(0.5, 1, 0.06, 30.0)
+        };
+        let (a, b) = (
+            simulate(&beyond, &with, None, runs, 19).sequential,
+            simulate(&beyond, &without, None, runs, 19).sequential,
+        );
+        let per = |x: u64| x as f64 / f64::from(runs);
+        eprintln!(
+            "truth 0.5 x1 at 50 Elo a pawn: calibration pairs {:.0} with the rule, {:.0} without; \
+             comparison pairs {:.0} and {:.0}; decided {} and {}",
+            per(a.calibration_pairs),
+            per(b.calibration_pairs),
+            per(a.comparisons[0].pairs),
+            per(b.comparisons[0].pairs),
+            a.decided(),
+            b.decided()
+        );
+        assert!(
+            a.calibration_pairs * 3 < b.calibration_pairs * 2,
+            "{a:?} {b:?}"
+        );
+        // The difference test does not use the unit: the same decisions.
+        assert_eq!(a.comparisons[0].different, b.comparisons[0].different);
+        assert_eq!(a.comparisons[0].pairs, b.comparisons[0].pairs);
+        let equal = single(0.0, 1, 0.3, 30.0);
+        let (a, b) = (
+            simulate(&equal, &with, None, runs, 20).sequential,
+            simulate(&equal, &without, None, runs, 20).sequential,
+        );
+        let (eq_with, eq_without) = (
+            rate(a.comparisons[0].equivalent, runs),
+            rate(b.comparisons[0].equivalent, runs),
+        );
+        eprintln!("truth 0 x1: 'equivalent' {eq_with} with the rule, {eq_without} without");
+        assert!(eq_with >= eq_without - gamma, "{eq_with} {eq_without}");
+    }
+
     /// The issue's goal on studies shaped like the PMC class study (a CI-sized
     /// version; `pmc_like_goal_in_full` has the figures): at least twice
     /// fewer games than the fixed 500-pair design.

@@ -77,7 +77,8 @@ pub enum Status {
         look: usize,
     },
     /// The calibration stopped after `look`: no comparison was left
-    /// undecided.
+    /// undecided, or (with the design's calibration futility) none left
+    /// had a chance of an equivalence verdict worth calibrating for.
     CalibrationDone {
         /// Its last look.
         look: usize,
@@ -107,6 +108,10 @@ pub struct LookRecord {
     /// For an undecided comparison: what a fixed-sample test at its Holm
     /// level would need (a planning figure).
     pub plan: Option<Plan>,
+    /// For an undecided comparison below the cap: its chance of an
+    /// equivalence verdict by the cap at the truth most favourable to one
+    /// ([`LookEstimate::equivalence_chance`]); `None` without a unit.
+    pub equivalence_chance: Option<f64>,
 }
 
 /// One matchup's history.
@@ -338,6 +343,7 @@ impl<'d> Study<'d> {
     ) {
         let d = self.design;
         let margin = d.margin_pawns();
+        let calibration_pairs = self.calibration().map_or(0, |(c, ..)| records[c].pairs);
         let mut size = vec![0usize; self.families];
         for r in &self.roles {
             if let Role::Compared { family, .. } = r {
@@ -410,6 +416,9 @@ impl<'d> Study<'d> {
             let plan = claim
                 .is_none()
                 .then(|| plan(unit, margin, equivalence_level, &e, pieces));
+            let equivalence_chance = (claim.is_none() && records[m].pairs < d.max_pairs())
+                .then(|| e.equivalence_chance(d, unit, calibration_pairs, pieces))
+                .flatten();
             records[m].last = Some(LookRecord {
                 look: k,
                 pairs: records[m].pairs,
@@ -422,6 +431,7 @@ impl<'d> Study<'d> {
                 difference_level,
                 difference_boundary: d.boundary(difference_level / 2.0, k, e.pairs),
                 plan,
+                equivalence_chance,
             });
             if let Some(claim) = claim {
                 records[m].status = Status::Decided { look: k, claim };
@@ -435,7 +445,10 @@ impl<'d> Study<'d> {
     /// undecided: a pair still open at the cap needs the unit as precise as
     /// the fixed design's (stopping the calibration once its error was a
     /// quarter of a comparison's lost one equivalence verdict in six at
-    /// the cap in simulations). When the budget cannot pay for all, the calibration is paid
+    /// the cap in simulations). With the design's calibration futility `γ`
+    /// it stops sooner, once every undecided comparison's chance of an
+    /// equivalence verdict is below `γ` even at the truth most favourable
+    /// to one; it never resumes. When the budget cannot pay for all, the calibration is paid
     /// first (every equivalence verdict needs it), then the comparisons
     /// closest to a decision (fewest planned pairs; ties in experiment
     /// order), each for the whole stage; the others stop, undecided.
@@ -455,8 +468,16 @@ impl<'d> Study<'d> {
             .map(|(c, ..)| c)
             .filter(|&c| records[c].status == Status::Playing);
         let mut calibrate = calibration.is_some();
+        // The calibration serves equivalence verdicts only.
+        let needs_unit = |m: &usize| match self.design.calibration_futility() {
+            None => true,
+            Some(gamma) => records[*m]
+                .last
+                .and_then(|l| l.equivalence_chance)
+                .is_none_or(|chance| chance >= gamma),
+        };
         if let Some(c) = calibration
-            && compared.is_empty()
+            && !compared.iter().any(needs_unit)
         {
             records[c].status = Status::CalibrationDone { look: last_look };
             calibrate = false;
@@ -702,6 +723,67 @@ mod tests {
             }
         }
         assert!(h.finished());
+    }
+
+    #[test]
+    fn with_futility_the_calibration_stops_once_no_equivalence_is_within_reach() {
+        // One comparison of one piece, leaning well beyond a quarter pawn
+        // (about 70 Elo) but short of the interim boundaries: undecided
+        // until the cap, where it is shown different.
+        let leaning = [3u8, 2, 3, 2, 2, 1, 3, 2, 4, 2];
+        let pawn = [3u8, 2, 4, 3, 2, 3, 1, 4, 3, 2];
+        let s: Vec<Vec<Option<u8>>> = [leaning, pawn]
+            .iter()
+            .map(|r| (0..50).map(|p| Some(r[p % 10])).collect())
+            .collect();
+        let plain = design();
+        let h = Study::new(&plain, one_piece_and_calibration(), None).replay(&s);
+        assert!(h.finished());
+        assert!(matches!(
+            h.matchups[0].status,
+            Status::Decided {
+                look: 4,
+                claim: Claim::Different { .. }
+            }
+        ));
+        assert_eq!(h.matchups[1].pairs, 50, "{h:?}");
+        let eager = design().with_calibration_futility(Some(0.05)).unwrap();
+        let f = Study::new(&eager, one_piece_and_calibration(), None).replay(&s);
+        // The same verdict at the same look, on fewer calibration pairs.
+        assert_eq!(f.matchups[0].status, h.matchups[0].status);
+        let Status::CalibrationDone { look } = f.matchups[1].status else {
+            panic!("{f:?}");
+        };
+        assert!(look < 4, "{f:?}");
+        assert_eq!(f.matchups[1].pairs, eager.looks()[look]);
+        assert_eq!(f.games, h.games - 2 * (50 - f.matchups[1].pairs));
+        // Its chance at the look that stopped it was below γ.
+        let chance = Study::new(&eager, one_piece_and_calibration(), None)
+            .replay(&truncated(&s, eager.looks()[look]))
+            .matchups[0]
+            .last
+            .and_then(|l| l.equivalence_chance)
+            .unwrap();
+        assert!(chance < 0.05, "{chance}");
+    }
+
+    fn one_piece_and_calibration() -> Vec<Role> {
+        vec![
+            Role::Compared {
+                family: 0,
+                pieces: 1,
+            },
+            Role::Calibration {
+                pawns: 1.0,
+                a_has_more: true,
+            },
+        ]
+    }
+
+    fn truncated(s: &[Vec<Option<u8>>], pairs: u64) -> Vec<Vec<Option<u8>>> {
+        s.iter()
+            .map(|v| v.iter().take(pairs as usize).copied().collect())
+            .collect()
     }
 
     #[test]

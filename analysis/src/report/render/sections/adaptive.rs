@@ -28,8 +28,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.aside(format!(
         "A look after every {} pairs, up to {} pairs per matchup; {} spending of α = {} per kind of claim \
          within each class (Holm across its pairs and looks); margin ±{} pawns per piece{}. At each look a \
-         decided pair stops and the rest play on; the pawn-odds calibration plays while any pair is open. The \
-         fixed design plays every matchup, the calibration included, to the cap: {} games.",
+         decided pair stops and the rest play on; the pawn-odds calibration plays while {}. The fixed design \
+         plays every matchup, the calibration included, to the cap: {} games.",
         a.look_every,
         a.max_pairs,
         a.spending,
@@ -38,6 +38,15 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         a.budget_games
             .map(|b| format!("; budget {} games", count(b)))
             .unwrap_or_default(),
+        match a.calibration_futility {
+            None => "any pair is open".to_owned(),
+            Some(gamma) => format!(
+                "any open pair could still be shown equivalent by the cap with a chance of {}% or more, \
+                 were the truth the most favourable to it (no difference, the pawn at the top of its \
+                 range): the unit serves equivalence verdicts only",
+                gamma * 100.0
+            ),
+        },
         count(a.fixed_games)
     ));
     let mut table = Table::new(&[
