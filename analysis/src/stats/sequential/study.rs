@@ -567,21 +567,19 @@ mod tests {
         ]
     }
 
+    /// `compared` comparisons of `pieces` pieces in one class, then the
+    /// calibration (a pawn, to A).
+    fn class_and_calibration(compared: usize, pieces: u32) -> Vec<Role> {
+        let mut roles = vec![Role::Compared { family: 0, pieces }; compared];
+        roles.push(Role::Calibration {
+            pawns: 1.0,
+            a_has_more: true,
+        });
+        roles
+    }
+
     fn roles() -> Vec<Role> {
-        vec![
-            Role::Compared {
-                family: 0,
-                pieces: 2,
-            },
-            Role::Compared {
-                family: 0,
-                pieces: 2,
-            },
-            Role::Calibration {
-                pawns: 1.0,
-                a_has_more: true,
-            },
-        ]
+        class_and_calibration(2, 2)
     }
 
     #[test]
@@ -677,24 +675,7 @@ mod tests {
     #[test]
     fn the_budget_pays_the_calibration_then_the_closest_comparisons() {
         let d = design();
-        let roles = vec![
-            Role::Compared {
-                family: 0,
-                pieces: 1,
-            },
-            Role::Compared {
-                family: 0,
-                pieces: 1,
-            },
-            Role::Compared {
-                family: 0,
-                pieces: 1,
-            },
-            Role::Calibration {
-                pawns: 1.0,
-                a_has_more: true,
-            },
-        ];
+        let roles = class_and_calibration(3, 1);
         let level = [2u8, 1, 3, 2, 2, 0, 4, 2, 1, 3];
         let leaning = [3u8, 2, 4, 2, 3, 1, 3, 2, 4, 2];
         let pawn = [3u8, 2, 4, 3, 2, 3, 1, 4, 3, 2];
@@ -737,7 +718,7 @@ mod tests {
             .map(|r| (0..50).map(|p| Some(r[p % 10])).collect())
             .collect();
         let plain = design();
-        let h = Study::new(&plain, one_piece_and_calibration(), None).replay(&s);
+        let h = Study::new(&plain, class_and_calibration(1, 1), None).replay(&s);
         assert!(h.finished());
         assert!(matches!(
             h.matchups[0].status,
@@ -748,7 +729,7 @@ mod tests {
         ));
         assert_eq!(h.matchups[1].pairs, 50, "{h:?}");
         let eager = design().with_calibration_futility(Some(0.05)).unwrap();
-        let f = Study::new(&eager, one_piece_and_calibration(), None).replay(&s);
+        let f = Study::new(&eager, class_and_calibration(1, 1), None).replay(&s);
         // The same verdict at the same look, on fewer calibration pairs.
         assert_eq!(f.matchups[0].status, h.matchups[0].status);
         let Status::CalibrationDone { look } = f.matchups[1].status else {
@@ -758,26 +739,13 @@ mod tests {
         assert_eq!(f.matchups[1].pairs, eager.looks()[look]);
         assert_eq!(f.games, h.games - 2 * (50 - f.matchups[1].pairs));
         // Its chance at the look that stopped it was below γ.
-        let chance = Study::new(&eager, one_piece_and_calibration(), None)
+        let chance = Study::new(&eager, class_and_calibration(1, 1), None)
             .replay(&truncated(&s, eager.looks()[look]))
             .matchups[0]
             .last
             .and_then(|l| l.equivalence_chance)
             .unwrap();
         assert!(chance < 0.05, "{chance}");
-    }
-
-    fn one_piece_and_calibration() -> Vec<Role> {
-        vec![
-            Role::Compared {
-                family: 0,
-                pieces: 1,
-            },
-            Role::Calibration {
-                pawns: 1.0,
-                a_has_more: true,
-            },
-        ]
     }
 
     fn truncated(s: &[Vec<Option<u8>>], pairs: u64) -> Vec<Vec<Option<u8>>> {
