@@ -198,16 +198,13 @@ pub(super) fn adaptive_how(
              pairs){need}",
             stop.budget_games.unwrap_or(0)
         ),
-        AdaptiveStatus::CalibrationDone => match stop.calibration_futility {
-            None => format!(
-                "played until no pair of pieces needed it: {pairs} pairs ({games} games), to look \
-                 {look}"
-            ),
-            Some(_) => format!(
-                "played until no open pair of pieces could still be shown equivalent: {pairs} pairs \
-                 ({games} games), to look {look}"
-            ),
-        },
+        AdaptiveStatus::CalibrationDone => {
+            let until = match stop.calibration_futility {
+                None => "no pair of pieces needed it",
+                Some(_) => "no open pair of pieces could still be shown equivalent",
+            };
+            format!("played until {until}: {pairs} pairs ({games} games), to look {look}")
+        }
     }
 }
 

@@ -282,8 +282,8 @@ impl LookEstimate {
 
     /// The chance that TOST shows equivalence at the cap, were the truth
     /// the most favourable to it: no difference at all, and a pawn worth
-    /// the upper end of its one-sided `1 - γ` bound today (`γ` the design's
-    /// calibration futility, 0.05 without one). The pairs still to come and
+    /// the upper end of its one-sided `1 - γ` bound today (`γ` the
+    /// calibration futility, in (0, 0.5)). The pairs still to come and
     /// the calibration's (`unit_pairs` so far, both to the cap) are drawn
     /// around that truth; the boundary is the last look's at level `α`,
     /// the most Holm can give. Both one-sided tests must pass, so the
@@ -299,6 +299,7 @@ impl LookEstimate {
     pub fn equivalence_chance(
         &self,
         design: &Design,
+        gamma: f64,
         unit: &PawnUnit,
         unit_pairs: u64,
         pieces: u32,
@@ -322,7 +323,6 @@ impl LookEstimate {
         let cap = cap as f64;
         let now = (self.pairs as f64).min(cap);
         let calibrated = (unit_pairs as f64).clamp(1.0, cap);
-        let gamma = design.calibration_futility().unwrap_or(0.05);
         let k_best = k + standard_normal_quantile(1.0 - gamma) * sk;
         // At the cap: the comparison's Elo averages today's with new pairs
         // centred on 0, the unit today's with new pairs centred on k_best.

@@ -108,9 +108,11 @@ pub struct LookRecord {
     /// For an undecided comparison: what a fixed-sample test at its Holm
     /// level would need (a planning figure).
     pub plan: Option<Plan>,
-    /// For an undecided comparison below the cap: its chance of an
-    /// equivalence verdict by the cap at the truth most favourable to one
-    /// ([`LookEstimate::equivalence_chance`]); `None` without a unit.
+    /// With the design's calibration futility, for an undecided comparison
+    /// below the cap: its chance of an equivalence verdict by the cap at
+    /// the truth most favourable to one
+    /// ([`LookEstimate::equivalence_chance`]); `None` otherwise, or without
+    /// a unit.
     pub equivalence_chance: Option<f64>,
 }
 
@@ -416,9 +418,10 @@ impl<'d> Study<'d> {
             let plan = claim
                 .is_none()
                 .then(|| plan(unit, margin, equivalence_level, &e, pieces));
-            let equivalence_chance = (claim.is_none() && records[m].pairs < d.max_pairs())
-                .then(|| e.equivalence_chance(d, unit, calibration_pairs, pieces))
-                .flatten();
+            let equivalence_chance = d
+                .calibration_futility()
+                .filter(|_| claim.is_none() && records[m].pairs < d.max_pairs())
+                .and_then(|gamma| e.equivalence_chance(d, gamma, unit, calibration_pairs, pieces));
             records[m].last = Some(LookRecord {
                 look: k,
                 pairs: records[m].pairs,
