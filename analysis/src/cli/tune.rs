@@ -8,7 +8,7 @@ use pocketlab_core::engine::EvalParams;
 use pocketlab_selfplay::log::open_log;
 
 use crate::training::load_params;
-use crate::training::texel::{TexelData, TexelOptions, tune};
+use crate::training::texel::{SquareOptions, TexelData, TexelOptions, tune, tune_squares};
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
@@ -28,6 +28,18 @@ pub struct TuneArgs {
     /// The most passes over all weights.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_passes: u32,
+    /// Fit per-square adjustments for every piece type instead of the
+    /// weights (`piece_squares` in the file; gradient descent, every
+    /// other weight held).
+    #[arg(long)]
+    pub squares: bool,
+    /// With `--squares`: passes of gradient descent over the positions.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub epochs: u32,
+    /// With `--squares`: the ridge penalty per centipawn² of adjustment
+    /// (larger keeps seldom-visited squares nearer the derived bonus).
+    #[arg(long, default_value_t = 1e-7)]
+    pub ridge: f64,
 }
 
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
@@ -43,13 +55,26 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         "variant {}: {train} quiet positions to fit, {held_out} held out (one game pair in ten)",
         variant.name
     );
-    let options = TexelOptions {
-        first_step: args.step,
-        max_passes: args.max_passes as usize,
+    let outcome = if args.squares {
+        let options = SquareOptions {
+            epochs: args.epochs as usize,
+            ridge: args.ridge,
+            ..SquareOptions::default()
+        };
+        tune_squares(&data, variant, &start, &options, |epoch, error| {
+            if epoch % 25 == 0 {
+                println!("epoch {epoch:>5}  error {error:.6}");
+            }
+        })
+    } else {
+        let options = TexelOptions {
+            first_step: args.step,
+            max_passes: args.max_passes as usize,
+        };
+        tune(&data, variant, &start, &options, |pass, step, error| {
+            println!("pass {pass:>3}  step {step:>3}  error {error:.6}");
+        })
     };
-    let outcome = tune(&data, variant, &start, &options, |pass, step, error| {
-        println!("pass {pass:>3}  step {step:>3}  error {error:.6}");
-    });
     println!(
         "scale k = {:.3}; mean squared error: fitted {:.6} -> {:.6}, held out {:.6} -> {:.6}",
         outcome.scale,
@@ -67,9 +92,14 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         println!("  {key:<28} {before:>6} -> {after:>6}");
     }
     let header = format!(
-        "# Texel-tuned evaluation for {}: `pocketlab tune {}` ({train} positions, held-out \
+        "# Texel-tuned evaluation for {}: `pocketlab tune {}{}` ({train} positions, held-out \
          error {:.6} -> {:.6}).\n",
         variant.name,
+        if args.squares {
+            format!("--squares --epochs {} ", args.epochs)
+        } else {
+            String::new()
+        },
         args.logs
             .iter()
             .map(|l| l.display().to_string())

@@ -85,6 +85,7 @@ impl Evaluator {
             variant
                 .piece_types()
                 .map(|kind| {
+                    let squares = params.piece_squares.get(&variant.letter(kind).to_string());
                     let reach: Vec<i32> = Square::all()
                         .map(|sq| empty_board_reach(variant, color, kind, sq))
                         .collect();
@@ -105,7 +106,8 @@ impl Evaluator {
                             let (mg, eg) = blend(params.reach_square, centrality16);
                             (mg / 256, eg / 256)
                         };
-                        table[sq.index()] = (mg, eg);
+                        let adjust = squares.map_or(Phased::new(0, 0), |t| t.at(color, sq));
+                        table[sq.index()] = (mg + adjust.mg, eg + adjust.eg);
                     }
                     table
                 })
@@ -209,6 +211,23 @@ impl Evaluator {
     #[inline]
     pub fn pocket_value(&self, kind: PieceType) -> i32 {
         self.pocket_values[kind.index()]
+    }
+
+    /// The middlegame's share of the blend in `pos`, 0 to 1: the non-pawn,
+    /// non-royal material on the board and in the pockets over the start
+    /// position's (the weight [`Self::evaluate`] gives middlegame terms).
+    pub fn middlegame_share(&self, pos: &Position<'_>) -> f64 {
+        let phase: i64 = Color::ALL
+            .iter()
+            .flat_map(|&c| self.piece_types.iter().map(move |&t| (c, t)))
+            .filter(|&(_, t)| t != self.royal && !self.pawn_types.contains(&t))
+            .map(|(c, t)| {
+                let count = pos.pieces(c, t).count() + u32::from(pos.pocket_count(c, t));
+                i64::from(count) * i64::from(self.values[t.index()].max(0))
+            })
+            .sum();
+        let full = i64::from(self.full_phase);
+        phase.min(full) as f64 / full as f64
     }
 
     /// Score in centipawns from the side to move's point of view, within
@@ -537,6 +556,24 @@ mod tests {
         let black = Position::from_fen(&v, "4k3/8/8/3n4/8/8/8/4K3 b - - 0 1").unwrap();
         assert_eq!(e.evaluate(&white), e.evaluate(&black));
         assert!(e.evaluate(&white) > 200);
+    }
+
+    #[test]
+    fn square_tables_add_to_the_derived_bonus_for_both_sides() {
+        let v = builtin::load("chess").unwrap();
+        let plain = Evaluator::new(&v, &EvalParams::default());
+        let mut params = EvalParams::default();
+        let mut table = crate::engine::SquareTable::zero();
+        table.mg[Square::from_coords(3, 3).index()] = 50;
+        table.eg[Square::from_coords(3, 3).index()] = 50;
+        params.piece_squares.insert("N".into(), table);
+        let tuned = Evaluator::new(&v, &params);
+        let white = Position::from_fen(&v, "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
+        let black = Position::from_fen(&v, "4k3/8/8/3n4/8/8/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(tuned.evaluate(&white), plain.evaluate(&white) + 50);
+        assert_eq!(tuned.evaluate(&black), tuned.evaluate(&white));
+        let elsewhere = Position::from_fen(&v, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(tuned.evaluate(&elsewhere), plain.evaluate(&elsewhere));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::types::PieceType;
+use crate::types::{Color, PieceType, Square};
 use crate::variant::Variant;
 
 /// Largest piece value a parameter file may set, in centipawns.
@@ -68,6 +68,41 @@ pub struct EvalParams {
     /// centipawns of the attacked piece's value.
     pub threat_by_lesser: Phased,
     pub tempo: i32,
+    /// Per-square adjustments by upper-case piece letter, added to the
+    /// piece-square bonus derived from reach (what `pocketlab tune
+    /// --squares` fits). Empty by default: the derived bonus alone (and
+    /// then left out of the file, which published logs record).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub piece_squares: BTreeMap<String, SquareTable>,
+}
+
+/// One piece's per-square adjustments in centipawns, 64 middlegame and 64
+/// endgame values from White's side (a1, b1, … h8); Black's are the same
+/// table mirrored rank for rank.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SquareTable {
+    pub mg: Vec<i32>,
+    pub eg: Vec<i32>,
+}
+
+impl SquareTable {
+    /// A table of zeros (no adjustment).
+    pub fn zero() -> SquareTable {
+        SquareTable {
+            mg: vec![0; 64],
+            eg: vec![0; 64],
+        }
+    }
+
+    /// The adjustment for a piece of `color` on `sq` (mirrored for Black).
+    pub fn at(&self, color: Color, sq: Square) -> Phased {
+        let sq = match color {
+            Color::White => sq,
+            Color::Black => sq.flip_vertical(),
+        };
+        Phased::new(self.mg[sq.index()], self.eg[sq.index()])
+    }
 }
 
 /// The units of [`EvalParams::king_danger`]: what makes an attack on the
@@ -143,6 +178,7 @@ impl Default for EvalParams {
             hanging: p(-40, -25),
             threat_by_lesser: p(-12, -8),
             tempo: 12,
+            piece_squares: BTreeMap::new(),
         }
     }
 }
@@ -193,13 +229,14 @@ impl EvalParams {
     /// evaluation can overflow: piece values within ±[`MAX_PIECE_VALUE`],
     /// weights within ±[`MAX_WEIGHT`], `pocket_value_percent` 0 to 400.
     pub fn validate(&self) -> Result<(), String> {
+        let letter_ok =
+            |letter: &str| letter.len() == 1 && letter.chars().all(|c| c.is_ascii_uppercase());
         for (table, values) in [
             ("piece_values", &self.piece_values),
             ("pocket_values", &self.pocket_values),
         ] {
             for (letter, &value) in values {
-                let ok = letter.len() == 1 && letter.chars().all(|c| c.is_ascii_uppercase());
-                if !ok {
+                if !letter_ok(letter) {
                     return Err(format!(
                         "{table}: '{letter}' is not an upper-case piece letter"
                     ));
@@ -207,6 +244,29 @@ impl EvalParams {
                 if !(-MAX_PIECE_VALUE..=MAX_PIECE_VALUE).contains(&value) {
                     return Err(format!(
                         "{table}.{letter}: {value} is outside ±{MAX_PIECE_VALUE}"
+                    ));
+                }
+            }
+        }
+        for (letter, table) in &self.piece_squares {
+            if !letter_ok(letter) {
+                return Err(format!(
+                    "piece_squares: '{letter}' is not an upper-case piece letter"
+                ));
+            }
+            for (phase, values) in [("mg", &table.mg), ("eg", &table.eg)] {
+                if values.len() != 64 {
+                    return Err(format!(
+                        "piece_squares.{letter}.{phase}: {} values, not 64 (one per square, a1 to h8)",
+                        values.len()
+                    ));
+                }
+                if let Some(v) = values
+                    .iter()
+                    .find(|v| !(-MAX_WEIGHT..=MAX_WEIGHT).contains(*v))
+                {
+                    return Err(format!(
+                        "piece_squares.{letter}.{phase}: {v} is outside ±{MAX_WEIGHT}"
                     ));
                 }
             }
@@ -269,9 +329,28 @@ impl EvalParams {
         out
     }
 
-    /// The file form of these parameters.
+    /// The file form of these parameters; square tables are written a rank
+    /// to a line.
     pub fn to_toml(&self) -> String {
-        toml::to_string_pretty(self).expect("evaluation parameters serialise")
+        let scalars = EvalParams {
+            piece_squares: BTreeMap::new(),
+            ..self.clone()
+        };
+        let mut out = toml::to_string_pretty(&scalars).expect("evaluation parameters serialise");
+        for (letter, table) in &self.piece_squares {
+            out.push_str(&format!(
+                "\n[piece_squares.{letter}]\n# From White's side: a1 to h1 on the first line, a8 to h8 on the last.\n"
+            ));
+            for (phase, values) in [("mg", &table.mg), ("eg", &table.eg)] {
+                out.push_str(&format!("{phase} = [\n"));
+                for rank in values.chunks(8) {
+                    let line: Vec<String> = rank.iter().map(|v| format!("{v:>5}")).collect();
+                    out.push_str(&format!("    {},\n", line.join(",")));
+                }
+                out.push_str("]\n");
+            }
+        }
+        out
     }
 }
 
@@ -296,5 +375,49 @@ mod tests {
             EvalParams::from_toml("p.toml", "tempo = 3").unwrap().tempo,
             3
         );
+    }
+
+    #[test]
+    fn square_tables_round_trip_and_are_checked() {
+        assert!(
+            !EvalParams::default().to_toml().contains("piece_squares"),
+            "no tables: the file is as before they existed"
+        );
+        let mut p = EvalParams::default();
+        let mut table = SquareTable::zero();
+        table.mg[27] = 15;
+        table.eg[0] = -7;
+        p.piece_squares.insert("N".into(), table);
+        let text = p.to_toml();
+        assert_eq!(EvalParams::from_toml("p.toml", &text).unwrap(), p);
+        let short = "[piece_squares.N]\nmg = [1, 2]\neg = [3]";
+        let err = EvalParams::from_toml("p.toml", short).unwrap_err();
+        assert!(
+            err.reason.contains("piece_squares.N.mg: 2 values"),
+            "{}",
+            err.reason
+        );
+        let zeros = vec!["0"; 64].join(", ");
+        let lower = format!("[piece_squares.n]\nmg = [{zeros}]\neg = [{zeros}]");
+        assert!(EvalParams::from_toml("p.toml", &lower).is_err());
+        let huge = format!(
+            "[piece_squares.N]\nmg = [{zeros}]\neg = [99999{}]",
+            ", 0".repeat(63)
+        );
+        let err = EvalParams::from_toml("p.toml", &huge).unwrap_err();
+        assert!(
+            err.reason.contains("piece_squares.N.eg: 99999"),
+            "{}",
+            err.reason
+        );
+    }
+
+    #[test]
+    fn black_reads_the_table_mirrored() {
+        let mut table = SquareTable::zero();
+        table.mg[Square::from_coords(3, 1).index()] = 9;
+        assert_eq!(table.at(Color::White, Square::from_coords(3, 1)).mg, 9);
+        assert_eq!(table.at(Color::Black, Square::from_coords(3, 6)).mg, 9);
+        assert_eq!(table.at(Color::Black, Square::from_coords(3, 1)).mg, 0);
     }
 }
