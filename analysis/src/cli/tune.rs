@@ -28,6 +28,10 @@ pub struct TuneArgs {
     /// The most passes over all weights.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_passes: u32,
+    /// Tune only the weights whose key starts with one of these
+    /// (comma-separated, e.g. `pair,open_file`); the rest are held.
+    #[arg(long, value_delimiter = ',')]
+    pub weights: Vec<String>,
     /// Fit per-square adjustments for every piece type instead of the
     /// weights (`piece_squares` in the file; gradient descent, every
     /// other weight held).
@@ -47,6 +51,20 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         None => EvalParams::default(),
         Some(path) => load_params(path)?,
     };
+    let keys = start.weights();
+    if let Some(unknown) = args
+        .weights
+        .iter()
+        .find(|w| !keys.iter().any(|(key, _)| key.starts_with(w.as_str())))
+    {
+        anyhow::bail!(
+            "--weights: '{unknown}' is the start of no weight's key (keys: {})",
+            keys.iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let exp = open_log(&args.logs[0])?.experiment()?;
     let variant = &exp.variant;
     let data = TexelData::from_logs(&args.logs, variant, &start)?;
@@ -70,6 +88,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         let options = TexelOptions {
             first_step: args.step,
             max_passes: args.max_passes as usize,
+            only: args.weights.clone(),
         };
         tune(&data, variant, &start, &options, |pass, step, error| {
             println!("pass {pass:>3}  step {step:>3}  error {error:.6}");
@@ -95,11 +114,27 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         "# Texel-tuned evaluation for {}: `pocketlab tune {}{}` ({train} positions, held-out \
          error {:.6} -> {:.6}).\n",
         variant.name,
-        if args.squares {
-            format!("--squares --epochs {} ", args.epochs)
-        } else {
-            String::new()
-        },
+        [
+            args.params
+                .as_ref()
+                .map(|p| format!("--params {} ", p.display())),
+            Some(if args.squares {
+                format!("--squares --epochs {} --ridge {} ", args.epochs, args.ridge)
+            } else {
+                let only = if args.weights.is_empty() {
+                    String::new()
+                } else {
+                    format!("--weights {} ", args.weights.join(","))
+                };
+                format!(
+                    "--step {} --max-passes {} {only}",
+                    args.step, args.max_passes
+                )
+            }),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<String>(),
         args.logs
             .iter()
             .map(|l| l.display().to_string())

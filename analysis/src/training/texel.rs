@@ -142,6 +142,9 @@ pub struct TexelOptions {
     pub first_step: i32,
     /// The most passes over all weights.
     pub max_passes: usize,
+    /// Tune only the weights whose key starts with one of these (all when
+    /// empty); the others are held.
+    pub only: Vec<String>,
 }
 
 impl Default for TexelOptions {
@@ -149,6 +152,7 @@ impl Default for TexelOptions {
         TexelOptions {
             first_step: 16,
             max_passes: 40,
+            only: Vec::new(),
         }
     }
 }
@@ -181,13 +185,21 @@ pub fn tune(
     let train_error_before = error_of(start);
     let mut best = start.clone();
     let mut best_error = train_error_before;
-    let weights = start.weights().len();
+    let tuned: Vec<usize> = start
+        .weights()
+        .iter()
+        .enumerate()
+        .filter(|(_, (key, _))| {
+            options.only.is_empty() || options.only.iter().any(|o| key.starts_with(o.as_str()))
+        })
+        .map(|(i, _)| i)
+        .collect();
     let mut step = options.first_step.max(1);
     let mut passes = 0;
     while passes < options.max_passes {
         passes += 1;
         let mut moved = false;
-        for i in 0..weights {
+        for &i in &tuned {
             for delta in [step, -step] {
                 let mut candidate = best.clone();
                 let mut weights = candidate.weights_mut();

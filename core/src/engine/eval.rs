@@ -4,7 +4,9 @@
 //! derived from how many squares each piece reaches from each square on an
 //! empty board, mobility, pawn structure and advancement for pawn-like
 //! pieces, royal-piece placement, attacks on the royal piece's zone and its
-//! pawn shield. Middlegame and endgame weights are blended by the share of
+//! pawn shield; off by default (zero weights, for per-variant files): a
+//! pair of colour-bound pieces, file riders on open files, the royal
+//! pieces' distances to passed pawns, and per-square tables by letter. Middlegame and endgame weights are blended by the share of
 //! non-pawn material left (pockets included).
 
 use super::params::{EvalParams, Phased};
@@ -45,6 +47,12 @@ pub struct Evaluator {
     /// order in which an exchange brings in attackers.
     exchange_order: Vec<(PieceType, i32)>,
     royal: PieceType,
+    /// Non-royal, non-pawn types whose moves keep them on one square
+    /// colour (bit i: type i), for the pair bonus.
+    colour_bound_types: u32,
+    /// Non-royal, non-pawn types that slide a whole file on an empty board
+    /// (bit i: type i), for the open-file bonus.
+    file_rider_types: u32,
     /// The royal piece's zone (its square and where it moves) per side and square.
     royal_zones: ByColor<Box<[Bitboard; 64]>>,
     /// The three squares in front of the royal piece, per side and square.
@@ -148,6 +156,34 @@ impl Evaluator {
             .collect();
         // Stable: equal values keep the variant's order.
         exchange_order.sort_by_key(|&(_, value)| value);
+        let mut colour_bound_types = 0u32;
+        let mut file_rider_types = 0u32;
+        for kind in variant.piece_types() {
+            if kind == royal || variant.is_pawn(kind) {
+                continue;
+            }
+            let moves = variant.moves(Color::White, kind);
+            let reach = |sq: Square| moves.targets(sq, Bitboard::EMPTY, Bitboard::EMPTY);
+            let bound = Square::all().all(|sq| {
+                let own = if is_dark(sq) {
+                    DARK_SQUARES
+                } else {
+                    !DARK_SQUARES
+                };
+                let targets = reach(sq);
+                targets.any() && (targets & !own).is_empty()
+            });
+            if bound {
+                colour_bound_types |= 1 << kind.index();
+            }
+            let d4 = Square::from_coords(3, 3);
+            let file_ends = Bitboard::EMPTY
+                .with(Square::from_coords(3, 0))
+                .with(Square::from_coords(3, 7));
+            if (reach(d4) & file_ends) == file_ends {
+                file_rider_types |= 1 << kind.index();
+            }
+        }
         let royal_zones = ByColor::new_with(|color| {
             let mut zones = Box::new([Bitboard::EMPTY; 64]);
             for sq in Square::all() {
@@ -184,6 +220,8 @@ impl Evaluator {
             cheaper_types,
             exchange_order,
             royal,
+            colour_bound_types,
+            file_rider_types,
             royal_zones,
             shield_fronts,
         }
@@ -248,8 +286,12 @@ impl Evaluator {
         let mut eg = ByColor::new_with(|c| scans[c].eg);
         for color in Color::ALL {
             let them = !color;
+            let (placement_mg, placement_eg) =
+                self.placement(pos, color, pawns[color], pawns[them]);
+            mg[color] += placement_mg;
+            eg[color] += placement_eg;
             if !self.pawn_types.is_empty() {
-                self.pawn_terms(pawns[color], pawns[them], color, &mut mg, &mut eg);
+                self.pawn_terms(pos, pawns[color], pawns[them], color, &mut mg, &mut eg);
                 mg[color] += shields[color] * i64::from(self.params.king_shield);
             }
             mg[color] -= self.royal_danger(pos, color, &scans[color], &scans[them], shields[color]);
@@ -435,10 +477,52 @@ impl Evaluator {
             .fold(Bitboard::EMPTY, |acc, t| acc | reach[t.index()])
     }
 
+    /// A pair of colour-bound pieces on both colours, and file-riding
+    /// pieces on open and half-open files (middlegame, endgame).
+    #[inline]
+    fn placement(
+        &self,
+        pos: &Position<'_>,
+        color: Color,
+        ours: Bitboard,
+        theirs: Bitboard,
+    ) -> (i64, i64) {
+        let p = &self.params;
+        let (mut mg, mut eg) = (0i64, 0i64);
+        if !p.pair.is_zero() {
+            for kind in types_in(self.colour_bound_types) {
+                let bb = pos.pieces(color, kind);
+                if (bb & DARK_SQUARES).any() && (bb & !DARK_SQUARES).any() {
+                    mg += i64::from(p.pair.mg);
+                    eg += i64::from(p.pair.eg);
+                }
+            }
+        }
+        if !(p.open_file.is_zero() && p.half_open_file.is_zero()) {
+            for kind in types_in(self.file_rider_types) {
+                for sq in pos.pieces(color, kind) {
+                    let file = Bitboard::file(sq.file());
+                    if (file & ours).any() {
+                        continue;
+                    }
+                    let bonus = if (file & theirs).any() {
+                        p.half_open_file
+                    } else {
+                        p.open_file
+                    };
+                    mg += i64::from(bonus.mg);
+                    eg += i64::from(bonus.eg);
+                }
+            }
+        }
+        (mg, eg)
+    }
+
     /// Doubled, isolated and passed pawn-like pieces of `color` (`ours`)
     /// against the other side's (`theirs`).
     fn pawn_terms(
         &self,
+        pos: &Position<'_>,
         ours: Bitboard,
         theirs: Bitboard,
         color: Color,
@@ -460,9 +544,18 @@ impl Evaluator {
             }
             let ahead = squares_ahead(color, sq);
             if (theirs & (file_bb | adjacent) & ahead).is_empty() {
-                let bonus = p.passed_pawn[usize::from(color.relative_rank(sq.rank()))];
+                let rank = color.relative_rank(sq.rank());
+                let bonus = p.passed_pawn[usize::from(rank)];
                 mg[color] += i64::from(bonus.mg);
                 eg[color] += i64::from(bonus.eg);
+                if let Some(stop) = sq.offset(0, color.forward())
+                    && rank > 2
+                {
+                    let distance = |c: Color| i64::from(pos.royal_square(c).distance(stop));
+                    let lead = (distance(!color) - distance(color)) * i64::from(rank - 2);
+                    mg[color] += lead * i64::from(p.passed_king_distance.mg);
+                    eg[color] += lead * i64::from(p.passed_king_distance.eg);
+                }
             }
         }
     }
@@ -511,6 +604,13 @@ const ADJACENT_FILES: [Bitboard; 8] = {
     }
     out
 };
+
+/// The dark squares (a1's colour).
+const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+
+fn is_dark(sq: Square) -> bool {
+    (sq.file() + sq.rank()).is_multiple_of(2)
+}
 
 /// The piece types whose bits are set in `mask` (bit i: type i).
 fn types_in(mut mask: u32) -> impl Iterator<Item = PieceType> {
@@ -574,6 +674,48 @@ mod tests {
         assert_eq!(tuned.evaluate(&black), tuned.evaluate(&white));
         let elsewhere = Position::from_fen(&v, "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(tuned.evaluate(&elsewhere), plain.evaluate(&elsewhere));
+    }
+
+    #[test]
+    fn pair_file_and_passer_terms_find_their_pieces() {
+        let v = builtin::load("chess").unwrap();
+        let plain = Evaluator::new(&v, &EvalParams::default());
+        let letter = |mask: u32| -> String { types_in(mask).map(|t| v.letter(t)).collect() };
+        assert_eq!(letter(plain.colour_bound_types), "B");
+        assert_eq!(letter(plain.file_rider_types), "QR");
+        let params = EvalParams {
+            pair: Phased::new(40, 40),
+            open_file: Phased::new(30, 30),
+            half_open_file: Phased::new(10, 10),
+            passed_king_distance: Phased::new(5, 5),
+            ..EvalParams::default()
+        };
+        let with = Evaluator::new(&v, &params);
+        let gain = |fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            with.evaluate(&pos) - plain.evaluate(&pos)
+        };
+        assert_eq!(
+            gain("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"),
+            40,
+            "bishops on both colours"
+        );
+        assert_eq!(
+            gain("4k3/8/8/8/8/8/8/1B2KB2 w - - 0 1"),
+            0,
+            "both on light squares"
+        );
+        assert_eq!(
+            gain("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1"),
+            0,
+            "own pawn on the file"
+        );
+        assert_eq!(gain("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1"), 10, "half-open");
+        assert_eq!(gain("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), 30, "open");
+        // White's passer on e5 (stop e6): Black's king on a8 is 4 away, White's on e1 5 away; rank 4 (from 0) less 2.
+        assert_eq!(gain("k7/8/8/4P3/8/8/8/4K3 w - - 0 1"), 5 * (4 - 5) * 2);
+        // Mirrored for Black to move, the same.
+        assert_eq!(gain("4k3/8/8/8/4p3/8/8/K7 b - - 0 1"), 5 * (4 - 5) * 2);
     }
 
     #[test]

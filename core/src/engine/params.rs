@@ -30,6 +30,12 @@ impl Phased {
     pub const fn new(mg: i32, eg: i32) -> Phased {
         Phased { mg, eg }
     }
+
+    /// Both halves zero: a term that is off (left out of a written file, so
+    /// the files of earlier versions, which lacked it, read the same).
+    pub fn is_zero(&self) -> bool {
+        self.mg == 0 && self.eg == 0
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,6 +74,22 @@ pub struct EvalParams {
     /// centipawns of the attacked piece's value.
     pub threat_by_lesser: Phased,
     pub tempo: i32,
+    /// A side with pieces of one colour-bound type (its moves keep it on
+    /// its square's colour, like a bishop) on both colours: a bishop pair.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub pair: Phased,
+    /// A file-riding piece (it slides the whole file on an empty board,
+    /// like a rook) on a file without pawn-like pieces.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub open_file: Phased,
+    /// The same on a file with enemy pawn-like pieces only.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub half_open_file: Phased,
+    /// Per passed pawn-like piece: the enemy royal piece's distance to the
+    /// square in front of it less the own royal piece's, times the pawn's
+    /// relative rank less 2 (none below the fourth rank).
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub passed_king_distance: Phased,
     /// Per-square adjustments by upper-case piece letter, added to the
     /// piece-square bonus derived from reach (what `pocketlab tune
     /// --squares` fits). Empty by default: the derived bonus alone (and
@@ -178,6 +200,10 @@ impl Default for EvalParams {
             hanging: p(-40, -25),
             threat_by_lesser: p(-12, -8),
             tempo: 12,
+            pair: p(0, 0),
+            open_file: p(0, 0),
+            half_open_file: p(0, 0),
+            passed_king_distance: p(0, 0),
             piece_squares: BTreeMap::new(),
         }
     }
@@ -316,6 +342,14 @@ impl EvalParams {
         );
         phased(&mut out, "hanging", &mut self.hanging);
         phased(&mut out, "threat_by_lesser", &mut self.threat_by_lesser);
+        phased(&mut out, "pair", &mut self.pair);
+        phased(&mut out, "open_file", &mut self.open_file);
+        phased(&mut out, "half_open_file", &mut self.half_open_file);
+        phased(
+            &mut out,
+            "passed_king_distance",
+            &mut self.passed_king_distance,
+        );
         let k = &mut self.king_danger;
         out.push(("king_zone_attack".into(), &mut self.king_zone_attack));
         out.push(("king_shield".into(), &mut self.king_shield));
