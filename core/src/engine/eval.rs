@@ -32,6 +32,8 @@ pub struct Evaluator {
     psq: ByColor<Vec<[(i32, i32); 64]>>,
     /// Half the average empty-board reach, per type (the mobility baseline).
     mobility_baseline: [i32; MAX_PIECE_TYPES],
+    /// The mobility weight per type (`mobility`, or the type's own).
+    mobility: [Phased; MAX_PIECE_TYPES],
     /// King-danger units each piece of a type adds when it attacks the
     /// enemy royal zone (the attacker weight times its value in pawns, 1-10).
     attacker_units: [i64; MAX_PIECE_TYPES],
@@ -210,6 +212,14 @@ impl Evaluator {
             pocket_values,
             psq,
             mobility_baseline,
+            mobility: std::array::from_fn(|i| {
+                variant
+                    .piece_types()
+                    .find(|t| t.index() == i)
+                    .and_then(|t| params.mobility_by_piece.get(&variant.letter(t).to_string()))
+                    .copied()
+                    .unwrap_or(params.mobility)
+            }),
             attacker_units,
             full_phase,
             pawn_types: variant
@@ -356,6 +366,7 @@ impl Evaluator {
             scan.board_types |= 1 << kind.index();
             let track_mobility = !v.is_pawn(kind);
             let baseline = i64::from(self.mobility_baseline[kind.index()]);
+            let mobility = self.mobility[kind.index()];
             let attacker_units = self.attacker_units[kind.index()];
             let (mut kind_reach, mut kind_moves) = (Bitboard::EMPTY, Bitboard::EMPTY);
             for sq in bb {
@@ -367,8 +378,8 @@ impl Evaluator {
                 kind_moves |= targets;
                 if track_mobility {
                     let extra = i64::from(targets.count()) - baseline;
-                    side_mg += extra * i64::from(p.mobility.mg) / 16;
-                    side_eg += extra * i64::from(p.mobility.eg) / 16;
+                    side_mg += extra * i64::from(mobility.mg) / 16;
+                    side_eg += extra * i64::from(mobility.eg) / 16;
                 }
                 let on_zone = reach & enemy_zone;
                 if on_zone.any() {
@@ -541,6 +552,15 @@ impl Evaluator {
             if (ours & adjacent).is_empty() {
                 mg[color] += i64::from(p.isolated_pawn.mg);
                 eg[color] += i64::from(p.isolated_pawn.eg);
+            }
+            // Beside an own pawn-like piece, or one rank behind it.
+            let rank = Bitboard::rank(sq.rank());
+            let behind = sq
+                .offset(0, -color.forward())
+                .map_or(Bitboard::EMPTY, |b| Bitboard::rank(b.rank()));
+            if (ours & adjacent & (rank | behind)).any() {
+                mg[color] += i64::from(p.connected_pawn.mg);
+                eg[color] += i64::from(p.connected_pawn.eg);
             }
             let ahead = squares_ahead(color, sq);
             if (theirs & (file_bb | adjacent) & ahead).is_empty() {
@@ -716,6 +736,54 @@ mod tests {
         assert_eq!(gain("k7/8/8/4P3/8/8/8/4K3 w - - 0 1"), 5 * (4 - 5) * 2);
         // Mirrored for Black to move, the same.
         assert_eq!(gain("4k3/8/8/8/4p3/8/8/K7 b - - 0 1"), 5 * (4 - 5) * 2);
+    }
+
+    #[test]
+    fn connected_pawns_and_mobility_by_piece() {
+        let v = builtin::load("chess").unwrap();
+        let plain = Evaluator::new(&v, &EvalParams::default());
+        let connected = Evaluator::new(
+            &v,
+            &EvalParams {
+                connected_pawn: Phased::new(7, 7),
+                ..EvalParams::default()
+            },
+        );
+        let gain = |with: &Evaluator, fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            with.evaluate(&pos) - plain.evaluate(&pos)
+        };
+        assert_eq!(
+            gain(&connected, "4k3/8/8/8/8/8/PP6/4K3 w - - 0 1"),
+            14,
+            "a phalanx: both"
+        );
+        assert_eq!(
+            gain(&connected, "4k3/8/8/8/8/1P6/P7/4K3 w - - 0 1"),
+            7,
+            "a chain: the front one"
+        );
+        assert_eq!(
+            gain(&connected, "4k3/8/8/8/1P6/8/P7/4K3 w - - 0 1"),
+            0,
+            "two ranks apart"
+        );
+        let mut same = EvalParams::default();
+        same.mobility_by_piece.insert("N".into(), same.mobility);
+        let same = Evaluator::new(&v, &same);
+        let mut still = EvalParams::default();
+        still
+            .mobility_by_piece
+            .insert("N".into(), Phased::new(0, 0));
+        let still = Evaluator::new(&v, &still);
+        let knight = "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1";
+        assert_eq!(gain(&same, knight), 0);
+        assert!(
+            gain(&still, knight) < 0,
+            "a central knight's mobility no longer counts"
+        );
+        let rook = "4k3/8/8/8/3R4/8/8/4K3 w - - 0 1";
+        assert_eq!(gain(&still, rook), 0, "other pieces keep the shared weight");
     }
 
     #[test]

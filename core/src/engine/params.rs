@@ -90,6 +90,14 @@ pub struct EvalParams {
     /// relative rank less 2 (none below the fourth rank).
     #[serde(skip_serializing_if = "Phased::is_zero")]
     pub passed_king_distance: Phased,
+    /// A pawn-like piece beside an own one or a rank ahead of one on an
+    /// adjacent file (a phalanx or a chain).
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub connected_pawn: Phased,
+    /// Mobility weights by upper-case piece letter, in place of `mobility`
+    /// for that piece.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub mobility_by_piece: BTreeMap<String, Phased>,
     /// Per-square adjustments by upper-case piece letter, added to the
     /// piece-square bonus derived from reach (what `pocketlab tune
     /// --squares` fits). Empty by default: the derived bonus alone (and
@@ -204,6 +212,8 @@ impl Default for EvalParams {
             open_file: p(0, 0),
             half_open_file: p(0, 0),
             passed_king_distance: p(0, 0),
+            connected_pawn: p(0, 0),
+            mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
         }
     }
@@ -273,6 +283,11 @@ impl EvalParams {
                     ));
                 }
             }
+        }
+        if let Some(letter) = self.mobility_by_piece.keys().find(|l| !letter_ok(l)) {
+            return Err(format!(
+                "mobility_by_piece: '{letter}' is not an upper-case piece letter"
+            ));
         }
         for (letter, table) in &self.piece_squares {
             if !letter_ok(letter) {
@@ -350,6 +365,10 @@ impl EvalParams {
             "passed_king_distance",
             &mut self.passed_king_distance,
         );
+        phased(&mut out, "connected_pawn", &mut self.connected_pawn);
+        for (letter, p) in self.mobility_by_piece.iter_mut() {
+            phased(&mut out, &format!("mobility_by_piece.{letter}"), p);
+        }
         let k = &mut self.king_danger;
         out.push(("king_zone_attack".into(), &mut self.king_zone_attack));
         out.push(("king_shield".into(), &mut self.king_shield));
