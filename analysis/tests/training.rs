@@ -197,3 +197,53 @@ fn a_killed_training_process_resumes_without_replaying_finished_generations() {
         "generation 0's log was rewritten"
     );
 }
+
+#[test]
+fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/eval");
+    let chess = builtin::load("chess-nocastle").unwrap();
+    let plain = Evaluator::new(&chess, &EvalParams::default());
+    let middlegame = pocketlab_core::Position::from_fen(
+        &chess,
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w - - 0 10",
+    )
+    .unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let params = EvalParams::from_toml(&path.display().to_string(), &text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let letters: String = params.piece_squares.keys().cloned().collect();
+        assert_eq!(
+            letters,
+            "BKNPQR",
+            "{}: a table for every chess piece",
+            path.display()
+        );
+        let tuned = Evaluator::new(&chess, &params);
+        assert_ne!(tuned.evaluate(&middlegame), plain.evaluate(&middlegame));
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "the three steps of the chess evaluation");
+}
+
+#[test]
+fn tune_refuses_a_weight_key_that_names_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+        .args([
+            "tune",
+            "no-such-log",
+            "--weights",
+            "pair,kingdanger",
+            "--out",
+        ])
+        .arg(dir.path().join("out.toml"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--weights: 'kingdanger'"), "{stderr}");
+    assert!(!dir.path().join("out.toml").exists());
+}
