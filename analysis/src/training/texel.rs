@@ -420,6 +420,29 @@ mod tests {
     use super::*;
     use pocketlab_core::builtin;
 
+    /// The positions of `fens`, each labelled with the result `eval`
+    /// predicts exactly (k = 1), as both the training and held-out sets.
+    fn labelled_by<'v>(v: &'v Variant, eval: &Evaluator, fens: &[&str]) -> TexelData<'v> {
+        let set: Vec<Labelled<'v>> = fens
+            .iter()
+            .map(|fen| {
+                let pos = Position::from_fen(v, fen).unwrap();
+                let e = f64::from(eval.evaluate(&pos));
+                let white = if pos.side_to_move() == Color::White {
+                    e
+                } else {
+                    -e
+                };
+                let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
+                Labelled { pos, result }
+            })
+            .collect();
+        TexelData {
+            train: set.clone(),
+            held_out: set,
+        }
+    }
+
     /// Positions labelled by a known evaluation: the tuner must move a
     /// mis-set weight back toward the truth and lower the error.
     #[test]
@@ -437,20 +460,7 @@ mod tests {
             "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
             "4k3/8/8/8/8/8/1p6/4K3 w - - 0 1",
         ];
-        // Results that the true evaluation predicts exactly (k = 1).
-        let set: Vec<Labelled<'_>> = fens
-            .iter()
-            .map(|fen| {
-                let pos = Position::from_fen(&v, fen).unwrap();
-                let e = f64::from(eval.evaluate(&pos));
-                let result = 1.0 / (1.0 + 10f64.powf(-e / 400.0));
-                Labelled { pos, result }
-            })
-            .collect();
-        let data = TexelData {
-            train: set.clone(),
-            held_out: set,
-        };
+        let data = labelled_by(&v, &eval, &fens);
         let mut start = truth.clone();
         start.passed_pawn[6].eg = 0;
         let outcome = tune(&data, &v, &start, &TexelOptions::default(), |_, _, _| {});
@@ -488,24 +498,7 @@ mod tests {
             "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
             "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
         ];
-        let set: Vec<Labelled<'_>> = fens
-            .iter()
-            .map(|fen| {
-                let pos = Position::from_fen(&v, fen).unwrap();
-                let e = f64::from(eval.evaluate(&pos));
-                let white = if pos.side_to_move() == Color::White {
-                    e
-                } else {
-                    -e
-                };
-                let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
-                Labelled { pos, result }
-            })
-            .collect();
-        let data = TexelData {
-            train: set.clone(),
-            held_out: set,
-        };
+        let data = labelled_by(&v, &eval, &fens);
         let start = EvalParams::default();
         let options = SquareOptions {
             epochs: 2000,
