@@ -94,6 +94,16 @@ impl<'v> TexelData<'v> {
     }
 }
 
+/// The static evaluation of `pos` from White's side.
+fn white_view(eval: &Evaluator, pos: &Position<'_>) -> f64 {
+    let stm = f64::from(eval.evaluate(pos));
+    if pos.side_to_move() == Color::White {
+        stm
+    } else {
+        -stm
+    }
+}
+
 /// Mean squared error of the predicted results of `set` under `eval`.
 fn mean_error(set: &[Labelled<'_>], eval: &Evaluator, k: f64) -> f64 {
     if set.is_empty() {
@@ -104,12 +114,7 @@ fn mean_error(set: &[Labelled<'_>], eval: &Evaluator, k: f64) -> f64 {
     let errors: Vec<f64> = set
         .par_iter()
         .map(|l| {
-            let stm = f64::from(eval.evaluate(&l.pos));
-            let white = if l.pos.side_to_move() == Color::White {
-                stm
-            } else {
-                -stm
-            };
+            let white = white_view(eval, &l.pos);
             let predicted = 1.0 / (1.0 + 10f64.powf(-k * white / 400.0));
             (l.result - predicted).powi(2)
         })
@@ -284,12 +289,7 @@ struct SquareSample {
 fn square_samples(set: &[Labelled<'_>], variant: &Variant, eval: &Evaluator) -> Vec<SquareSample> {
     set.par_iter()
         .map(|l| {
-            let stm = f64::from(eval.evaluate(&l.pos));
-            let base = if l.pos.side_to_move() == Color::White {
-                stm
-            } else {
-                -stm
-            };
+            let base = white_view(eval, &l.pos);
             let mut pieces = Vec::with_capacity(32);
             for kind in variant.piece_types() {
                 for color in Color::ALL {
@@ -427,12 +427,7 @@ mod tests {
             .iter()
             .map(|fen| {
                 let pos = Position::from_fen(v, fen).unwrap();
-                let e = f64::from(eval.evaluate(&pos));
-                let white = if pos.side_to_move() == Color::White {
-                    e
-                } else {
-                    -e
-                };
+                let white = white_view(eval, &pos);
                 let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
                 Labelled { pos, result }
             })
