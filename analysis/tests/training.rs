@@ -225,7 +225,7 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         assert_ne!(tuned.evaluate(&middlegame), plain.evaluate(&middlegame));
         checked += 1;
     }
-    assert_eq!(checked, 3, "the three steps of the chess evaluation");
+    assert_eq!(checked, 4, "the four steps of the chess evaluation");
 }
 
 #[test]
