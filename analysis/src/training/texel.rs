@@ -295,11 +295,7 @@ fn square_samples(set: &[Labelled<'_>], variant: &Variant, eval: &Evaluator) -> 
                 for color in Color::ALL {
                     let sign = if color == Color::White { 1.0 } else { -1.0 };
                     for sq in l.pos.pieces(color, kind) {
-                        let white_sq = if color == Color::White {
-                            sq
-                        } else {
-                            sq.flip_vertical()
-                        };
+                        let white_sq = SquareTable::white_square(color, sq);
                         pieces.push(((kind.index() * 64 + white_sq.index()) as u32, sign));
                     }
                 }
@@ -388,16 +384,18 @@ pub fn tune_squares(
     }
     let mut tuned = start.clone();
     for kind in variant.piece_types() {
-        let letter = variant.letter(kind).to_ascii_uppercase().to_string();
+        // Keyed as the evaluator looks tables up.
         let table = tuned
             .piece_squares
-            .entry(letter)
+            .entry(variant.letter(kind).to_string())
             .or_insert_with(SquareTable::zero);
+        let bound = f64::from(MAX_WEIGHT);
+        let add =
+            |old: i32, fitted: f64| (f64::from(old) + fitted).round().clamp(-bound, bound) as i32;
         for sq in 0..64 {
             let i = (kind.index() * 64 + sq) * 2;
-            let clamp = |x: f64| (x.round() as i32).clamp(-MAX_WEIGHT, MAX_WEIGHT);
-            table.mg[sq] = (table.mg[sq] + clamp(theta[i])).clamp(-MAX_WEIGHT, MAX_WEIGHT);
-            table.eg[sq] = (table.eg[sq] + clamp(theta[i + 1])).clamp(-MAX_WEIGHT, MAX_WEIGHT);
+            table.mg[sq] = add(table.mg[sq], theta[i]);
+            table.eg[sq] = add(table.eg[sq], theta[i + 1]);
         }
     }
     let error = |set: &[Labelled<'_>], params: &EvalParams| {

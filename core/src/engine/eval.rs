@@ -6,8 +6,9 @@
 //! pieces, royal-piece placement, attacks on the royal piece's zone and its
 //! pawn shield; off by default (zero weights, for per-variant files): a
 //! pair of colour-bound pieces, file riders on open files, the royal
-//! pieces' distances to passed pawns, and per-square tables by letter. Middlegame and endgame weights are blended by the share of
-//! non-pawn material left (pockets included).
+//! pieces' distances to passed pawns, and per-square tables by letter.
+//! Middlegame and endgame weights are blended by the share of non-pawn
+//! material left (pockets included).
 
 use super::params::{EvalParams, Phased};
 use crate::movement::SliderLines;
@@ -132,9 +133,16 @@ impl Evaluator {
             .sum::<i32>()
             .max(1);
         let mut attacker_units = [0i64; MAX_PIECE_TYPES];
+        let mut mobility = [params.mobility; MAX_PIECE_TYPES];
         for kind in variant.piece_types() {
             attacker_units[kind.index()] = i64::from(params.king_danger.attacker)
                 * i64::from((values[kind.index()] / 100).clamp(1, 10));
+            if let Some(&own) = params
+                .mobility_by_piece
+                .get(&variant.letter(kind).to_string())
+            {
+                mobility[kind.index()] = own;
+            }
         }
         let mut cheaper_types = [0u32; MAX_PIECE_TYPES];
         for kind in variant.piece_types() {
@@ -160,6 +168,10 @@ impl Evaluator {
         exchange_order.sort_by_key(|&(_, value)| value);
         let mut colour_bound_types = 0u32;
         let mut file_rider_types = 0u32;
+        let d4 = Square::from_coords(3, 3);
+        let d_file_ends = Bitboard::EMPTY
+            .with(Square::from_coords(3, 0))
+            .with(Square::from_coords(3, 7));
         for kind in variant.piece_types() {
             if kind == royal || variant.is_pawn(kind) {
                 continue;
@@ -167,7 +179,7 @@ impl Evaluator {
             let moves = variant.moves(Color::White, kind);
             let reach = |sq: Square| moves.targets(sq, Bitboard::EMPTY, Bitboard::EMPTY);
             let bound = Square::all().all(|sq| {
-                let own = if is_dark(sq) {
+                let own = if DARK_SQUARES.contains(sq) {
                     DARK_SQUARES
                 } else {
                     !DARK_SQUARES
@@ -178,11 +190,7 @@ impl Evaluator {
             if bound {
                 colour_bound_types |= 1 << kind.index();
             }
-            let d4 = Square::from_coords(3, 3);
-            let file_ends = Bitboard::EMPTY
-                .with(Square::from_coords(3, 0))
-                .with(Square::from_coords(3, 7));
-            if (reach(d4) & file_ends) == file_ends {
+            if (reach(d4) & d_file_ends) == d_file_ends {
                 file_rider_types |= 1 << kind.index();
             }
         }
@@ -212,14 +220,7 @@ impl Evaluator {
             pocket_values,
             psq,
             mobility_baseline,
-            mobility: std::array::from_fn(|i| {
-                variant
-                    .piece_types()
-                    .find(|t| t.index() == i)
-                    .and_then(|t| params.mobility_by_piece.get(&variant.letter(t).to_string()))
-                    .copied()
-                    .unwrap_or(params.mobility)
-            }),
+            mobility,
             attacker_units,
             full_phase,
             pawn_types: variant
@@ -265,17 +266,16 @@ impl Evaluator {
     /// non-royal material on the board and in the pockets over the start
     /// position's (the weight [`Self::evaluate`] gives middlegame terms).
     pub fn middlegame_share(&self, pos: &Position<'_>) -> f64 {
-        let phase: i64 = Color::ALL
-            .iter()
-            .flat_map(|&c| self.piece_types.iter().map(move |&t| (c, t)))
-            .filter(|&(_, t)| t != self.royal && !self.pawn_types.contains(&t))
-            .map(|(c, t)| {
-                let count = pos.pieces(c, t).count() + u32::from(pos.pocket_count(c, t));
-                i64::from(count) * i64::from(self.values[t.index()].max(0))
-            })
-            .sum();
-        let full = i64::from(self.full_phase);
-        phase.min(full) as f64 / full as f64
+        // Only the scans' phase is wanted: no royal zone to look at.
+        let scans = ByColor::new_with(|c| self.scan_side(pos, c, Bitboard::EMPTY));
+        self.phase(&scans) as f64 / f64::from(self.full_phase)
+    }
+
+    /// The blend's middlegame weight, 0 to `full_phase`: the two sides'
+    /// non-pawn material, at most the start position's.
+    #[inline]
+    fn phase(&self, scans: &ByColor<SideScan>) -> i64 {
+        (scans.white.phase + scans.black.phase).min(i64::from(self.full_phase))
     }
 
     /// Score in centipawns from the side to move's point of view, within
@@ -310,7 +310,7 @@ impl Evaluator {
             eg[color] += threat_eg;
         }
         let full = i64::from(self.full_phase);
-        let phase = (scans.white.phase + scans.black.phase).min(full);
+        let phase = self.phase(&scans);
         let blended = |side: Color| (mg[side] * phase + eg[side] * (full - phase)) / full;
         let us = pos.side_to_move();
         let score = blended(us) - blended(!us) + i64::from(self.params.tempo);
@@ -627,10 +627,6 @@ const ADJACENT_FILES: [Bitboard; 8] = {
 
 /// The dark squares (a1's colour).
 const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
-
-fn is_dark(sq: Square) -> bool {
-    (sq.file() + sq.rank()).is_multiple_of(2)
-}
 
 /// The piece types whose bits are set in `mask` (bit i: type i).
 fn types_in(mut mask: u32) -> impl Iterator<Item = PieceType> {

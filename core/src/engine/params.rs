@@ -127,11 +127,17 @@ impl SquareTable {
 
     /// The adjustment for a piece of `color` on `sq` (mirrored for Black).
     pub fn at(&self, color: Color, sq: Square) -> Phased {
-        let sq = match color {
+        let sq = SquareTable::white_square(color, sq);
+        Phased::new(self.mg[sq.index()], self.eg[sq.index()])
+    }
+
+    /// Where a piece of `color` on `sq` reads a table: the square itself
+    /// for White, its rank mirror for Black.
+    pub fn white_square(color: Color, sq: Square) -> Square {
+        match color {
             Color::White => sq,
             Color::Black => sq.flip_vertical(),
-        };
-        Phased::new(self.mg[sq.index()], self.eg[sq.index()])
+        }
     }
 }
 
