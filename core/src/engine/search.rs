@@ -152,6 +152,14 @@ impl EvalCache {
     }
 }
 
+/// Indices into a node's candidates of the quiet and the tactical moves it
+/// searched without a cutoff: they lose history when a later move cuts.
+#[derive(Clone, Debug, Default)]
+struct Tried {
+    quiets: Vec<usize>,
+    captures: Vec<usize>,
+}
+
 /// Per-ply state of the current search path.
 #[derive(Clone, Copy, Debug)]
 struct Frame<M> {
@@ -261,6 +269,9 @@ pub struct Searcher<R: SearchRules> {
     lmr: Vec<[i32; 64]>,
     buffers: Vec<Candidates<MoveOf<R>>>,
     scratch: Vec<Vec<MoveOf<R>>>,
+    /// Per ply, the moves a node tried without a cutoff (reused: no
+    /// allocation per node).
+    tried: Vec<Tried>,
     evals: EvalCache,
 }
 
@@ -302,6 +313,7 @@ impl<R: SearchRules> Searcher<R> {
                 .map(|_| Candidates::with_capacity(256))
                 .collect(),
             scratch: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            tried: (0..=MAX_PLY).map(|_| Tried::default()).collect(),
             evals: EvalCache::new(),
             rules,
         }
@@ -730,8 +742,9 @@ impl<R: SearchRules> Searcher<R> {
         let mut best_score = -INFINITY;
         let mut best_move: Option<MoveOf<R>> = None;
         let mut legal = 0;
-        let mut quiets_tried: Vec<usize> = Vec::new();
-        let mut captures_tried: Vec<usize> = Vec::new();
+        let mut tried = std::mem::take(&mut self.tried[ply]);
+        tried.quiets.clear();
+        tried.captures.clear();
         let mut skip_quiets = false;
         // Quiet checks are spared late-move and futility pruning: with
         // drops a checking move is often the threat that decides.
@@ -867,6 +880,7 @@ impl<R: SearchRules> Searcher<R> {
             if self.budget.was_exhausted() {
                 self.buffers[ply] = moves;
                 self.scratch[ply] = checks;
+                self.tried[ply] = tried;
                 return 0;
             }
             if score > best_score {
@@ -876,26 +890,19 @@ impl<R: SearchRules> Searcher<R> {
             if score > alpha {
                 alpha = score;
                 if score >= beta {
-                    self.reward_cutoff(
-                        ply,
-                        depth,
-                        mv,
-                        &traits,
-                        &moves.moves,
-                        &quiets_tried,
-                        &captures_tried,
-                    );
+                    self.reward_cutoff(ply, depth, mv, &traits, &moves.moves, &tried);
                     break;
                 }
             }
             if quiet {
-                quiets_tried.push(i);
+                tried.quiets.push(i);
             } else {
-                captures_tried.push(i);
+                tried.captures.push(i);
             }
         }
         self.buffers[ply] = moves;
         self.scratch[ply] = checks;
+        self.tried[ply] = tried;
         let Some(best_move) = best_move else {
             if legal == 0 && !skip_quiets {
                 // No legal move (none was pruned): mate or stalemate.
@@ -919,7 +926,6 @@ impl<R: SearchRules> Searcher<R> {
 
     /// Killers, counter move and histories after a cutoff by `mv` (the
     /// `i`-th candidate); the moves tried before it lose what it gains.
-    #[allow(clippy::too_many_arguments)]
     fn reward_cutoff(
         &mut self,
         ply: usize,
@@ -927,15 +933,14 @@ impl<R: SearchRules> Searcher<R> {
         mv: MoveOf<R>,
         traits: &MoveTraits,
         moves: &[Candidate<MoveOf<R>>],
-        quiets_tried: &[usize],
-        captures_tried: &[usize],
+        tried: &Tried,
     ) {
         let bonus = Self::history_bonus(depth);
         if traits.is_tactical() {
             Self::update(&mut self.capture_history, traits.history_key, bonus);
         } else {
             Self::update(&mut self.history, traits.history_key, bonus);
-            for &q in quiets_tried {
+            for &q in &tried.quiets {
                 Self::update(&mut self.history, moves[q].traits.history_key, -bonus);
             }
             if self.killers[ply][0] != Some(mv) {
@@ -946,7 +951,7 @@ impl<R: SearchRules> Searcher<R> {
                 self.counter_moves[previous] = Some(mv);
             }
         }
-        for &c in captures_tried {
+        for &c in &tried.captures {
             Self::update(
                 &mut self.capture_history,
                 moves[c].traits.history_key,
