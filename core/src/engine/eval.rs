@@ -56,6 +56,9 @@ pub struct Evaluator {
     /// Non-royal, non-pawn types that slide a whole file on an empty board
     /// (bit i: type i), for the open-file bonus.
     file_rider_types: u32,
+    /// Non-royal, non-pawn types that are not file riders (bit i: type
+    /// i), for the outpost bonus.
+    outpost_types: u32,
     /// The royal piece's zone (its square and where it moves) per side and square.
     royal_zones: ByColor<Box<[Bitboard; 64]>>,
     /// The three squares in front of the royal piece, per side and square.
@@ -168,6 +171,7 @@ impl Evaluator {
         exchange_order.sort_by_key(|&(_, value)| value);
         let mut colour_bound_types = 0u32;
         let mut file_rider_types = 0u32;
+        let mut outpost_types = 0u32;
         let d4 = Square::from_coords(3, 3);
         let d_file_ends = Bitboard::EMPTY
             .with(Square::from_coords(3, 0))
@@ -192,6 +196,8 @@ impl Evaluator {
             }
             if (reach(d4) & d_file_ends) == d_file_ends {
                 file_rider_types |= 1 << kind.index();
+            } else {
+                outpost_types |= 1 << kind.index();
             }
         }
         let royal_zones = ByColor::new_with(|color| {
@@ -233,6 +239,7 @@ impl Evaluator {
             royal,
             colour_bound_types,
             file_rider_types,
+            outpost_types,
             royal_zones,
             shield_fronts,
         }
@@ -294,15 +301,25 @@ impl Evaluator {
         let scans = ByColor::new_with(|c| self.scan_side(pos, c, zones[!c]));
         let mut mg = ByColor::new_with(|c| scans[c].mg);
         let mut eg = ByColor::new_with(|c| scans[c].eg);
+        // Only the terms that are off by default read them: skip the work.
+        let pawn_attacks = if self.params.backward_pawn.is_zero() && self.params.outpost.is_zero() {
+            ByColor::new_with(|_| Bitboard::EMPTY)
+        } else {
+            ByColor::new_with(|c| {
+                self.pawn_types.iter().fold(Bitboard::EMPTY, |acc, &t| {
+                    acc | scans[c].reach_by_type[t.index()]
+                })
+            })
+        };
         for color in Color::ALL {
             let them = !color;
-            let (placement_mg, placement_eg) =
-                self.placement(pos, color, pawns[color], pawns[them]);
+            let (placement_mg, placement_eg) = self.placement(pos, color, &pawns, &pawn_attacks);
             mg[color] += placement_mg;
             eg[color] += placement_eg;
             if !self.pawn_types.is_empty() {
-                self.pawn_terms(pos, pawns[color], pawns[them], color, &mut mg, &mut eg);
-                mg[color] += shields[color] * i64::from(self.params.king_shield);
+                let (pawn_mg, pawn_eg) = self.pawn_terms(pos, color, &pawns, &pawn_attacks, &scans);
+                mg[color] += pawn_mg + shields[color] * i64::from(self.params.king_shield);
+                eg[color] += pawn_eg;
             }
             mg[color] -= self.royal_danger(pos, color, &scans[color], &scans[them], shields[color]);
             let (threat_mg, threat_eg) = self.threats(pos, color, &scans[color], &scans[them]);
@@ -488,17 +505,20 @@ impl Evaluator {
             .fold(Bitboard::EMPTY, |acc, t| acc | reach[t.index()])
     }
 
-    /// A pair of colour-bound pieces on both colours, and file-riding
-    /// pieces on open and half-open files (middlegame, endgame).
+    /// A pair of colour-bound pieces on both colours, file-riding pieces
+    /// on open and half-open files, outposts, open files at the royal
+    /// piece (middlegame, endgame; `pawns` the pawn-like pieces,
+    /// `pawn_attacks` what they attack where a term needs it).
     #[inline]
     fn placement(
         &self,
         pos: &Position<'_>,
         color: Color,
-        ours: Bitboard,
-        theirs: Bitboard,
+        pawns: &ByColor<Bitboard>,
+        pawn_attacks: &ByColor<Bitboard>,
     ) -> (i64, i64) {
         let p = &self.params;
+        let (ours, theirs) = (pawns[color], pawns[!color]);
         let (mut mg, mut eg) = (0i64, 0i64);
         if !p.pair.is_zero() {
             for kind in types_in(self.colour_bound_types) {
@@ -526,32 +546,60 @@ impl Evaluator {
                 }
             }
         }
+        if !p.outpost.is_zero() {
+            for kind in types_in(self.outpost_types) {
+                for sq in pos.pieces(color, kind) & pawn_attacks[color] {
+                    let rank = color.relative_rank(sq.rank());
+                    let chasers =
+                        theirs & ADJACENT_FILES[usize::from(sq.file())] & squares_ahead(color, sq);
+                    if (3..=5).contains(&rank) && chasers.is_empty() {
+                        mg += i64::from(p.outpost.mg);
+                        eg += i64::from(p.outpost.eg);
+                    }
+                }
+            }
+        }
+        if !p.king_open_file.is_zero() && !self.pawn_types.is_empty() {
+            let file = pos.royal_square(color).file();
+            let open = (file.saturating_sub(1)..=(file + 1).min(7))
+                .filter(|&f| (ours & Bitboard::file(f)).is_empty())
+                .count() as i64;
+            mg += open * i64::from(p.king_open_file.mg);
+            eg += open * i64::from(p.king_open_file.eg);
+        }
         (mg, eg)
     }
 
-    /// Doubled, isolated and passed pawn-like pieces of `color` (`ours`)
-    /// against the other side's (`theirs`).
+    /// Doubled, isolated, connected, backward and passed pawn-like pieces
+    /// of `color` (middlegame, endgame; `pawn_attacks` as for placement).
     fn pawn_terms(
         &self,
         pos: &Position<'_>,
-        ours: Bitboard,
-        theirs: Bitboard,
         color: Color,
-        mg: &mut ByColor<i64>,
-        eg: &mut ByColor<i64>,
-    ) {
+        pawns: &ByColor<Bitboard>,
+        pawn_attacks: &ByColor<Bitboard>,
+        scans: &ByColor<SideScan>,
+    ) -> (i64, i64) {
         let p = &self.params;
+        let (ours, theirs) = (pawns[color], pawns[!color]);
+        let (mut mg, mut eg) = (0i64, 0i64);
         for sq in ours {
             let file = sq.file();
             let file_bb = Bitboard::file(file);
             let adjacent = ADJACENT_FILES[usize::from(file)];
             if (ours & file_bb).has_more_than_one() {
-                mg[color] += i64::from(p.doubled_pawn.mg / 2);
-                eg[color] += i64::from(p.doubled_pawn.eg / 2);
+                mg += i64::from(p.doubled_pawn.mg / 2);
+                eg += i64::from(p.doubled_pawn.eg / 2);
             }
+            let stop = sq.offset(0, color.forward());
             if (ours & adjacent).is_empty() {
-                mg[color] += i64::from(p.isolated_pawn.mg);
-                eg[color] += i64::from(p.isolated_pawn.eg);
+                mg += i64::from(p.isolated_pawn.mg);
+                eg += i64::from(p.isolated_pawn.eg);
+            } else if (ours & adjacent & !squares_ahead(color, sq)).is_empty()
+                && stop.is_some_and(|stop| pawn_attacks[!color].contains(stop))
+            {
+                mg += i64::from(p.backward_pawn.mg);
+                eg += i64::from(p.backward_pawn.eg);
             }
             // Beside an own pawn-like piece, or one rank behind it.
             let rank = Bitboard::rank(sq.rank());
@@ -559,25 +607,31 @@ impl Evaluator {
                 .offset(0, -color.forward())
                 .map_or(Bitboard::EMPTY, |b| Bitboard::rank(b.rank()));
             if (ours & adjacent & (rank | behind)).any() {
-                mg[color] += i64::from(p.connected_pawn.mg);
-                eg[color] += i64::from(p.connected_pawn.eg);
+                mg += i64::from(p.connected_pawn.mg);
+                eg += i64::from(p.connected_pawn.eg);
             }
             let ahead = squares_ahead(color, sq);
             if (theirs & (file_bb | adjacent) & ahead).is_empty() {
                 let rank = color.relative_rank(sq.rank());
                 let bonus = p.passed_pawn[usize::from(rank)];
-                mg[color] += i64::from(bonus.mg);
-                eg[color] += i64::from(bonus.eg);
-                if let Some(stop) = sq.offset(0, color.forward())
+                mg += i64::from(bonus.mg);
+                eg += i64::from(bonus.eg);
+                if let Some(stop) = stop
                     && rank > 2
                 {
                     let distance = |c: Color| i64::from(pos.royal_square(c).distance(stop));
                     let lead = (distance(!color) - distance(color)) * i64::from(rank - 2);
-                    mg[color] += lead * i64::from(p.passed_king_distance.mg);
-                    eg[color] += lead * i64::from(p.passed_king_distance.eg);
+                    mg += lead * i64::from(p.passed_king_distance.mg);
+                    eg += lead * i64::from(p.passed_king_distance.eg);
+                    if !pos.occupied().contains(stop) && !scans[!color].attacks.contains(stop) {
+                        let scale = i64::from(rank - 2);
+                        mg += scale * i64::from(p.passed_free.mg);
+                        eg += scale * i64::from(p.passed_free.eg);
+                    }
                 }
             }
         }
+        (mg, eg)
     }
 }
 
@@ -732,6 +786,85 @@ mod tests {
         assert_eq!(gain("k7/8/8/4P3/8/8/8/4K3 w - - 0 1"), 5 * (4 - 5) * 2);
         // Mirrored for Black to move, the same.
         assert_eq!(gain("4k3/8/8/8/4p3/8/8/K7 b - - 0 1"), 5 * (4 - 5) * 2);
+    }
+
+    #[test]
+    fn outposts_backward_pawns_free_passers_and_open_royal_files() {
+        let v = builtin::load("chess").unwrap();
+        let plain = Evaluator::new(&v, &EvalParams::default());
+        let letter = |mask: u32| -> String { types_in(mask).map(|t| v.letter(t)).collect() };
+        assert_eq!(letter(plain.outpost_types), "BN");
+        let (v, plain) = (&v, &plain);
+        let gain_with = |params: EvalParams| {
+            let with = Evaluator::new(v, &params);
+            move |fen: &str| {
+                let pos = Position::from_fen(v, fen).unwrap();
+                with.evaluate(&pos) - plain.evaluate(&pos)
+            }
+        };
+        let outpost = gain_with(EvalParams {
+            outpost: Phased::new(30, 30),
+            ..EvalParams::default()
+        });
+        assert_eq!(outpost("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1"), 30);
+        assert_eq!(
+            outpost("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1"),
+            0,
+            "a pawn on c7 can chase it"
+        );
+        assert_eq!(outpost("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1"), 0, "undefended");
+        assert_eq!(
+            outpost("4k3/8/8/3R4/4P3/8/8/4K3 w - - 0 1"),
+            0,
+            "a file rider"
+        );
+        assert_eq!(outpost("4k3/8/8/8/8/3N4/4P3/4K3 w - - 0 1"), 0, "own half");
+        assert_eq!(outpost("4k3/8/8/4p3/3n4/8/8/4K3 b - - 0 1"), 30, "Black's");
+
+        let backward = gain_with(EvalParams {
+            backward_pawn: Phased::new(-20, -20),
+            ..EvalParams::default()
+        });
+        // d3 has its neighbour ahead on c4, and e5 attacks d4.
+        assert_eq!(backward("4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1"), -20);
+        assert_eq!(
+            backward("4k3/8/8/8/2P5/3P4/8/4K3 w - - 0 1"),
+            0,
+            "stop safe"
+        );
+        assert_eq!(
+            backward("4k3/8/8/4p3/2P5/2PP4/8/4K3 w - - 0 1"),
+            0,
+            "c3 beside it"
+        );
+
+        let free = gain_with(EvalParams {
+            passed_free: Phased::new(10, 10),
+            ..EvalParams::default()
+        });
+        // The passer on e5 is on rank 4 from 0: twice the weight.
+        assert_eq!(free("k7/8/8/4P3/8/8/8/4K3 w - - 0 1"), 20);
+        assert_eq!(free("8/4k3/8/4P3/8/8/8/4K3 w - - 0 1"), 0, "e6 attacked");
+        assert_eq!(free("k7/8/4n3/4P3/8/8/8/4K3 w - - 0 1"), 0, "blocked");
+        assert_eq!(
+            free("k7/8/8/8/4P3/8/8/4K3 w - - 0 1"),
+            10,
+            "rank 3 from 0: once"
+        );
+
+        let open = gain_with(EvalParams {
+            king_open_file: Phased::new(-15, -15),
+            ..EvalParams::default()
+        });
+        // Black's king on h8 has pawns on g7 and h7 throughout.
+        assert_eq!(open("7k/6pp/8/8/8/8/3PPP2/4K3 w - - 0 1"), 0);
+        assert_eq!(open("7k/6pp/8/8/8/8/3P1P2/4K3 w - - 0 1"), -15);
+        assert_eq!(
+            open("7k/6pp/8/8/8/8/1P6/K7 w - - 0 1"),
+            -15,
+            "a and b files only"
+        );
+        assert_eq!(open("7k/6pp/8/8/8/8/8/4K3 w - - 0 1"), -45);
     }
 
     #[test]

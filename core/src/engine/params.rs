@@ -94,6 +94,24 @@ pub struct EvalParams {
     /// adjacent file (a phalanx or a chain).
     #[serde(skip_serializing_if = "Phased::is_zero")]
     pub connected_pawn: Phased,
+    /// Per passed pawn-like piece whose stop square is empty and not
+    /// attacked by the enemy, times its relative rank less 2.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub passed_free: Phased,
+    /// A pawn-like piece with no own one beside or behind it on an
+    /// adjacent file (but some on adjacent files: not isolated), whose
+    /// stop square an enemy pawn-like piece attacks.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub backward_pawn: Phased,
+    /// A piece that is neither pawn-like, royal nor a file rider (like a
+    /// knight or bishop) on its fourth to sixth rank, defended by an own
+    /// pawn-like piece, with no enemy pawn-like piece ahead of it on the
+    /// adjacent files to chase it away.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub outpost: Phased,
+    /// Per file at or beside the royal piece without own pawn-like pieces.
+    #[serde(skip_serializing_if = "Phased::is_zero")]
+    pub king_open_file: Phased,
     /// Mobility weights by upper-case piece letter, in place of `mobility`
     /// for that piece.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -219,6 +237,10 @@ impl Default for EvalParams {
             half_open_file: p(0, 0),
             passed_king_distance: p(0, 0),
             connected_pawn: p(0, 0),
+            passed_free: p(0, 0),
+            backward_pawn: p(0, 0),
+            outpost: p(0, 0),
+            king_open_file: p(0, 0),
             mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
         }
@@ -372,6 +394,10 @@ impl EvalParams {
             &mut self.passed_king_distance,
         );
         phased(&mut out, "connected_pawn", &mut self.connected_pawn);
+        phased(&mut out, "passed_free", &mut self.passed_free);
+        phased(&mut out, "backward_pawn", &mut self.backward_pawn);
+        phased(&mut out, "outpost", &mut self.outpost);
+        phased(&mut out, "king_open_file", &mut self.king_open_file);
         for (letter, p) in self.mobility_by_piece.iter_mut() {
             phased(&mut out, &format!("mobility_by_piece.{letter}"), p);
         }
