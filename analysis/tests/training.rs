@@ -225,7 +225,10 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         assert_ne!(tuned.evaluate(&middlegame), plain.evaluate(&middlegame));
         checked += 1;
     }
-    assert_eq!(checked, 4, "the four steps of the chess evaluation");
+    assert_eq!(
+        checked, 6,
+        "the five steps of the chess evaluation and the shipped chess.toml"
+    );
 }
 
 #[test]
