@@ -592,10 +592,11 @@ impl Evaluator {
                 eg += i64::from(p.doubled_pawn.eg / 2);
             }
             let stop = sq.offset(0, color.forward());
+            let ahead = squares_ahead(color, sq);
             if (ours & adjacent).is_empty() {
                 mg += i64::from(p.isolated_pawn.mg);
                 eg += i64::from(p.isolated_pawn.eg);
-            } else if (ours & adjacent & !squares_ahead(color, sq)).is_empty()
+            } else if (ours & adjacent & !ahead).is_empty()
                 && stop.is_some_and(|stop| pawn_attacks[!color].contains(stop))
             {
                 mg += i64::from(p.backward_pawn.mg);
@@ -610,7 +611,6 @@ impl Evaluator {
                 mg += i64::from(p.connected_pawn.mg);
                 eg += i64::from(p.connected_pawn.eg);
             }
-            let ahead = squares_ahead(color, sq);
             if (theirs & (file_bb | adjacent) & ahead).is_empty() {
                 let rank = color.relative_rank(sq.rank());
                 let bonus = p.passed_pawn[usize::from(rank)];
