@@ -349,8 +349,6 @@ impl Evaluator {
         // This side's sums, kept in locals in the hot loop.
         let mut material = 0i64;
         let (mut side_mg, mut side_eg, mut side_attacks) = (0i64, 0i64, Bitboard::EMPTY);
-        // Squares two pieces attack, and the royal piece's own attacks.
-        let (mut double_attacks, mut royal_attacks) = (Bitboard::EMPTY, Bitboard::EMPTY);
         let mut danger_caused = 0i64;
         for &kind in &self.piece_types {
             let bb = pos.pieces(color, kind);
@@ -378,7 +376,7 @@ impl Evaluator {
                     let (a, b) = table[sq.index()];
                     side_mg += i64::from(a);
                     side_eg += i64::from(b);
-                    royal_attacks |= m.capture_reach(sq, occ);
+                    side_attacks |= m.capture_reach(sq, occ);
                 }
                 continue;
             }
@@ -393,7 +391,6 @@ impl Evaluator {
                 side_mg += i64::from(a);
                 side_eg += i64::from(b);
                 let (targets, reach) = m.targets_and_capture_reach(sq, occ, theirs);
-                double_attacks |= (side_attacks | kind_reach) & reach;
                 kind_reach |= reach;
                 kind_moves |= targets;
                 if track_mobility {
@@ -413,9 +410,7 @@ impl Evaluator {
         }
         scan.mg = side_mg + material;
         scan.eg = side_eg + material;
-        scan.piece_attacks = side_attacks;
-        scan.double_attacks = double_attacks | (side_attacks & royal_attacks);
-        scan.attacks = side_attacks | royal_attacks;
+        scan.attacks = side_attacks;
         scan.danger_caused = danger_caused;
         scan
     }
@@ -438,45 +433,26 @@ impl Evaluator {
         let them = !color;
         let occ = pos.occupied();
         let lines = SliderLines::new(pos.royal_square(color), occ);
-        let k = &self.params.king_danger;
-        // Defended by the royal piece alone: it cannot take back where two attack.
-        let weak = enemy.attacks & !own.piece_attacks;
-        let weak_checks_count = k.weak_check != 0;
         let mut check_squares = 0i64;
-        let mut weak_check_squares = 0i64;
         let mut drop_squares = 0i64;
         for kind in types_in(enemy.present_types) {
             // Where this type's pieces move unopposed (only those squares can count).
-            let reach = enemy.move_reach[kind.index()];
-            let safe_reach = reach & !own.attacks;
-            let weak_reach = if weak_checks_count {
-                reach & own.attacks & weak & enemy.double_attacks
-            } else {
-                Bitboard::EMPTY
-            };
+            let safe_reach = enemy.move_reach[kind.index()] & !own.attacks;
             let in_pocket = pos.pocket_count(them, kind) > 0;
-            if safe_reach.is_empty() && weak_reach.is_empty() && !in_pocket {
+            if safe_reach.is_empty() && !in_pocket {
                 continue;
             }
             let origins = v.moves(them, kind).attack_origins(&lines) & !occ;
             // A few checking squares make the threat; more add little.
             check_squares += i64::from((origins & safe_reach).count().min(3));
-            weak_check_squares += i64::from((origins & weak_reach).count().min(3));
             if in_pocket {
                 let ranks = v.drop_squares(them, kind);
                 drop_squares += i64::from((origins & ranks).count().min(4));
             }
         }
-        let weak_zone = if k.weak_square == 0 {
-            0
-        } else {
-            let zone = self.royal_zones[color][pos.royal_square(color).index()];
-            i64::from((weak & zone).count())
-        };
+        let k = &self.params.king_danger;
         let units = enemy.danger_caused
             + check_squares * i64::from(k.safe_check)
-            + weak_check_squares * i64::from(k.weak_check)
-            + weak_zone * i64::from(k.weak_square)
             + drop_squares * i64::from(k.drop_check)
             - shield * i64::from(k.shield);
         if units > 0 {
@@ -669,10 +645,6 @@ struct SideScan {
     phase: i64,
     /// Squares the side's pieces attack.
     attacks: Bitboard,
-    /// The same without the royal piece's attacks.
-    piece_attacks: Bitboard,
-    /// Squares two or more of the side's pieces attack.
-    double_attacks: Bitboard,
     /// Per non-royal type: the squares its pieces attack, for threats by
     /// lesser pieces.
     reach_by_type: [Bitboard; MAX_PIECE_TYPES],
@@ -735,7 +707,6 @@ fn squares_ahead(color: Color, sq: Square) -> Bitboard {
 mod tests {
     use super::*;
     use crate::builtin;
-    use crate::engine::params::KingDanger;
 
     #[test]
     fn start_positions_are_balanced_and_mirrors_agree() {
@@ -979,55 +950,6 @@ mod tests {
         let hanging = eval("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1");
         let safe_knight = eval("4k3/8/8/8/8/8/3N4/4K3 w - - 0 1");
         assert!(hanging < safe_knight - 30, "{hanging} vs {safe_knight}");
-    }
-
-    #[test]
-    fn weak_squares_and_checks_beside_the_king_count_apart() {
-        let v = builtin::load("chess").unwrap();
-        // Only the unit under test, so the cost is (units)² / 4096, blended.
-        let only = |weak_square: i32, weak_check: i32| {
-            let params = EvalParams {
-                king_danger: KingDanger {
-                    attacker: 0,
-                    zone_attack: 0,
-                    safe_check: 0,
-                    drop_check: 0,
-                    shield: 0,
-                    cap: 2_000,
-                    weak_square,
-                    weak_check,
-                },
-                ..EvalParams::default()
-            };
-            Evaluator::new(&v, &params)
-        };
-        let (plain, squares, checks) = (only(0, 0), only(64, 0), only(0, 128));
-        // White's king on c1: Black's queen and rook attack b1, b2, c2 and
-        // d2; the rook on a1 defends b1, so b2, c2 and d2 are weak. Only b2
-        // is attacked twice, and the queen can check from it; the rook's
-        // check from c2 has one attacker behind it, its check from e1 is
-        // safe (`safe_check`'s, not these).
-        let fen = "2r5/1q3k1p/4bpp1/8/3P4/2P3P1/P3r2P/R1K5";
-        for (side, sign) in [("w", 1.0), ("b", -1.0)] {
-            let pos = Position::from_fen(&v, &format!("{fen} {side} - - 0 1")).unwrap();
-            // King danger is a middlegame term: blended by the phase.
-            let expect = |units: f64| -sign * units * units / 4096.0 * plain.middlegame_share(&pos);
-            let gain = |e: &Evaluator| f64::from(e.evaluate(&pos) - plain.evaluate(&pos));
-            assert!(
-                expect(128.0).abs() >= 1.5,
-                "enough middlegame left to tell counts apart"
-            );
-            assert!(
-                (gain(&squares) - expect(3.0 * 64.0)).abs() <= 1.0,
-                "{}",
-                gain(&squares)
-            );
-            assert!(
-                (gain(&checks) - expect(128.0)).abs() <= 1.0,
-                "{}",
-                gain(&checks)
-            );
-        }
     }
 
     #[test]

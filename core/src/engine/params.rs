@@ -179,20 +179,6 @@ pub struct KingDanger {
     pub shield: i32,
     /// Most centipawns the danger can cost.
     pub cap: i32,
-    /// Per square of the royal zone that the enemy attacks and no own
-    /// piece but the royal one defends. 0 (off) by default.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub weak_square: i32,
-    /// Per square from which an enemy board piece could give check by a
-    /// move where only the royal piece defends and two enemy pieces attack
-    /// (taking back is not safe): the checks `safe_check` leaves out. 0
-    /// (off) by default.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub weak_check: i32,
-}
-
-fn is_zero(value: &i32) -> bool {
-    *value == 0
 }
 
 impl Default for KingDanger {
@@ -204,8 +190,6 @@ impl Default for KingDanger {
             drop_check: 70,
             shield: 30,
             cap: 2_000,
-            weak_square: 0,
-            weak_check: 0,
         }
     }
 }
@@ -426,8 +410,6 @@ impl EvalParams {
         out.push(("king_danger.drop_check".into(), &mut k.drop_check));
         out.push(("king_danger.shield".into(), &mut k.shield));
         out.push(("king_danger.cap".into(), &mut k.cap));
-        out.push(("king_danger.weak_square".into(), &mut k.weak_square));
-        out.push(("king_danger.weak_check".into(), &mut k.weak_check));
         out.push(("tempo".into(), &mut self.tempo));
         out
     }
