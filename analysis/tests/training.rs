@@ -208,12 +208,14 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w - - 0 10",
     )
     .unwrap();
+    let load = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        EvalParams::from_toml(&path.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"))
+    };
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let params = EvalParams::from_toml(&path.display().to_string(), &text)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let params = load(&path);
         let letters: String = params.piece_squares.keys().cloned().collect();
         assert_eq!(
             letters,
@@ -228,6 +230,12 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
     assert_eq!(
         checked, 6,
         "the five steps of the chess evaluation and the shipped chess.toml"
+    );
+    // The shipped file is the last step's weights under the name to use.
+    assert_eq!(
+        load(&dir.join("chess.toml")),
+        load(&dir.join("chess-structure.toml")),
+        "chess.toml carries step 5's weights"
     );
 }
 
