@@ -124,6 +124,72 @@ fn logged_games_replay_to_their_results() {
     }
 }
 
+const SELF_PLAY: &str = r#"
+name = "self-play"
+variant = "chess"
+seed = 11
+[engine]
+nodes = 300
+hash_mb = 1
+NOISE
+[openings]
+random_plies = 4
+[adjudication]
+max_plies = 40
+[stop]
+pairs = 3
+[armies.white]
+[armies.black]
+[[matchups]]
+a = "white"
+b = "black"
+"#;
+
+/// Each pair's two games as move lists (A White, then B White).
+fn pair_move_lists(dir: &Path) -> Vec<[Vec<String>; 2]> {
+    let (games, moves) = contents(dir);
+    let list = |id: u64| -> Vec<String> {
+        moves
+            .iter()
+            .filter(|m| m.game_id == id)
+            .map(|m| m.mv.clone())
+            .collect()
+    };
+    games
+        .chunks(2)
+        .map(|pair| [list(pair[0].game_id), list(pair[1].game_id)])
+        .collect()
+}
+
+#[test]
+fn armies_that_play_alike_repeat_each_game_unless_root_noise_parts_them() {
+    let alike = experiment(&SELF_PLAY.replace("NOISE", ""));
+    assert_eq!(alike.mirrored_matchups().count(), 1);
+    let dir = tempfile::tempdir().unwrap();
+    play(&alike, dir.path(), 2, Shard::WHOLE);
+    for [first, second] in pair_move_lists(dir.path()) {
+        assert_eq!(first, second, "the colour swap changes nothing");
+    }
+
+    let noisy = experiment(&SELF_PLAY.replace("NOISE", "root_noise = 30"));
+    assert_eq!(noisy.mirrored_matchups().count(), 0);
+    let dir = tempfile::tempdir().unwrap();
+    play(&noisy, dir.path(), 2, Shard::WHOLE);
+    assert!(
+        pair_move_lists(dir.path())
+            .iter()
+            .any(|[first, second]| first != second),
+        "root noise drawn per game parts the pair's games"
+    );
+
+    let unequal = experiment(
+        &SELF_PLAY
+            .replace("NOISE", "")
+            .replace("[armies.black]", "[armies.black]\nengine = { nodes = 400 }"),
+    );
+    assert_eq!(unequal.mirrored_matchups().count(), 0);
+}
+
 #[test]
 fn sprt_stops_a_matchup_at_the_same_pair_whatever_the_threads() {
     let text = TINY

@@ -106,6 +106,13 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf, Played)> {
             out_dir.display()
         );
     }
+    // Not an error: a designer may want the pairs' score anyway.
+    for m in exp.mirrored_matchups() {
+        eprintln!(
+            "note: matchup {}: armies {} and {} play alike (same setup, same reproducible engine, no root noise), so each pair's second game repeats its first; for distinct games set root_noise under [engine] or give the armies different limits",
+            m.name, exp.armies[m.a].name, exp.armies[m.b].name
+        );
+    }
     let summary = match AdaptiveStudy::of(&exp) {
         Some(study) => run_stages(&exp, &options, &study, args.stage, &interrupt),
         None if args.stage.is_some() => {

@@ -135,6 +135,17 @@ pub fn same_setup(variant: &Variant, a: &Army, b: &Army) -> bool {
         })
 }
 
+/// Whether `a` and `b` play every game alike: the same setup
+/// ([`same_setup`]) and the same engine, reproducible (no time limit) and
+/// without root noise. Matched against each other, each colour-swapped
+/// pair's second game repeats its first move for move.
+pub fn plays_alike(variant: &Variant, a: &Army, b: &Army) -> bool {
+    same_setup(variant, a, b)
+        && a.engine == b.engine
+        && !a.engine.is_time_limited()
+        && a.engine.root_noise == 0
+}
+
 /// The start FEN with `white`'s army for White and `black`'s for Black.
 pub fn start_fen(variant: &Variant, white: &Army, black: &Army) -> Result<String, String> {
     let base = Position::start(variant);

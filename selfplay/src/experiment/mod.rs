@@ -24,7 +24,7 @@ use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Position, Square, Variant};
 
-pub use army::{Army, pieces_exchanged, same_setup, start_fen};
+pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
 pub use engine::{DEFAULT_NODES, EngineSettings, Program, UciEngine, UciVariant};
 use file::{EngineFile, ExperimentFile};
 pub use stop::{
@@ -428,6 +428,15 @@ impl Experiment {
             dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
             inputs: cx.inputs.into_inner(),
         })
+    }
+
+    /// The matchups whose two armies play alike ([`plays_alike`]):
+    /// each of their pairs logs one game twice, colours swapped. Self-play
+    /// data for tuning wants `root_noise` (or different limits) instead.
+    pub fn mirrored_matchups(&self) -> impl Iterator<Item = &Matchup> {
+        self.matchups
+            .iter()
+            .filter(|m| plays_alike(&self.variant, &self.armies[m.a], &self.armies[m.b]))
     }
 
     /// Total games if every matchup plays all its pairs.
