@@ -35,9 +35,6 @@ pub struct Evaluator {
     mobility_baseline: [i32; MAX_PIECE_TYPES],
     /// The mobility weight per type (`mobility`, or the type's own).
     mobility: [Phased; MAX_PIECE_TYPES],
-    /// Per type and number of moves, `mobility_curve`'s factor in 1/256:
-    /// 256 × (√(moves / average reach) − 1). Empty while the term is off.
-    mobility_curve: Vec<[i32; 65]>,
     /// King-danger units each piece of a type adds when it attacks the
     /// enemy royal zone (the attacker weight times its value in pawns, 1-10).
     attacker_units: [i64; MAX_PIECE_TYPES],
@@ -150,29 +147,6 @@ impl Evaluator {
                 mobility[kind.index()] = own;
             }
         }
-        let mobility_curve = if params.mobility_curve.is_zero() {
-            Vec::new()
-        } else {
-            (0..MAX_PIECE_TYPES)
-                .map(|index| {
-                    let mut curve = [0; 65];
-                    let Some(kind) = variant.piece_types().find(|t| t.index() == index) else {
-                        return curve;
-                    };
-                    let average = Square::all()
-                        .map(|sq| f64::from(empty_board_reach(variant, Color::White, kind, sq)))
-                        .sum::<f64>()
-                        / 64.0;
-                    if average > 0.0 {
-                        for (moves, factor) in curve.iter_mut().enumerate() {
-                            *factor =
-                                (256.0 * ((moves as f64 / average).sqrt() - 1.0)).round() as i32;
-                        }
-                    }
-                    curve
-                })
-                .collect()
-        };
         let mut cheaper_types = [0u32; MAX_PIECE_TYPES];
         for kind in variant.piece_types() {
             cheaper_types[kind.index()] = variant
@@ -253,7 +227,6 @@ impl Evaluator {
             psq,
             mobility_baseline,
             mobility,
-            mobility_curve,
             attacker_units,
             full_phase,
             pawn_types: variant
@@ -421,15 +394,9 @@ impl Evaluator {
                 kind_reach |= reach;
                 kind_moves |= targets;
                 if track_mobility {
-                    let moves = targets.count();
-                    let extra = i64::from(moves) - baseline;
+                    let extra = i64::from(targets.count()) - baseline;
                     side_mg += extra * i64::from(mobility.mg) / 16;
                     side_eg += extra * i64::from(mobility.eg) / 16;
-                    if let Some(curve) = self.mobility_curve.get(kind.index()) {
-                        let factor = i64::from(curve[moves as usize]);
-                        side_mg += factor * i64::from(p.mobility_curve.mg) / 256;
-                        side_eg += factor * i64::from(p.mobility_curve.eg) / 256;
-                    }
                 }
                 let on_zone = reach & enemy_zone;
                 if on_zone.any() {
@@ -946,37 +913,6 @@ mod tests {
         );
         let rook = "4k3/8/8/8/3R4/8/8/4K3 w - - 0 1";
         assert_eq!(gain(&still, rook), 0, "other pieces keep the shared weight");
-    }
-
-    #[test]
-    fn the_mobility_curve_weighs_moves_against_the_average_reach() {
-        let v = builtin::load("chess").unwrap();
-        let plain = Evaluator::new(&v, &EvalParams::default());
-        // 256 in both phases: the factor itself, in centipawns.
-        let curved = Evaluator::new(
-            &v,
-            &EvalParams {
-                mobility_curve: Phased::new(256, 256),
-                ..EvalParams::default()
-            },
-        );
-        let gain = |fen: &str| {
-            let pos = Position::from_fen(&v, fen).unwrap();
-            curved.evaluate(&pos) - plain.evaluate(&pos)
-        };
-        assert_eq!(
-            gain("4k3/8/8/8/8/1P6/2P5/N3K3 w - - 0 1"),
-            -256,
-            "a knight without a move loses the whole weight (pawns and kings have no curve)"
-        );
-        // A knight averages 336 / 64 = 5.25 moves on an empty board:
-        // 256 × (√(8 / 5.25) − 1) = 60.
-        assert_eq!(gain("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1"), 60);
-        assert_eq!(
-            gain("4k3/8/8/8/3R4/8/8/4K3 w - - 0 1"),
-            0,
-            "a rook's 14 moves are its average"
-        );
     }
 
     #[test]

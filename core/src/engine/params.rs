@@ -112,14 +112,6 @@ pub struct EvalParams {
     /// Per file at or beside the royal piece without own pawn-like pieces.
     #[serde(skip_serializing_if = "Phased::is_zero")]
     pub king_open_file: Phased,
-    /// Per piece neither pawn-like nor royal, times how far the square root
-    /// of its moves' share of its average empty-board reach lies from 1:
-    /// with no move it loses the whole weight, with its average reach
-    /// nothing, with twice that it gains 0.41 of it. Every type on one
-    /// scale, and the first moves count most, as chess engines' mobility
-    /// tables have it (`mobility` is linear in the moves).
-    #[serde(skip_serializing_if = "Phased::is_zero")]
-    pub mobility_curve: Phased,
     /// Mobility weights by upper-case piece letter, in place of `mobility`
     /// for that piece.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -249,7 +241,6 @@ impl Default for EvalParams {
             backward_pawn: p(0, 0),
             outpost: p(0, 0),
             king_open_file: p(0, 0),
-            mobility_curve: p(0, 0),
             mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
         }
@@ -407,7 +398,6 @@ impl EvalParams {
         phased(&mut out, "backward_pawn", &mut self.backward_pawn);
         phased(&mut out, "outpost", &mut self.outpost);
         phased(&mut out, "king_open_file", &mut self.king_open_file);
-        phased(&mut out, "mobility_curve", &mut self.mobility_curve);
         for (letter, p) in self.mobility_by_piece.iter_mut() {
             phased(&mut out, &format!("mobility_by_piece.{letter}"), p);
         }
