@@ -7,6 +7,8 @@ use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::Path;
 
+use pocketlab_core::engine::{EvalParams, ParamsError};
+
 /// Input files larger than this are refused: no experiment, variant,
 /// parameter file or book is anywhere near it, and a mistaken path to a
 /// huge file should fail at once rather than fill memory.
@@ -49,6 +51,31 @@ pub fn read_text(path: &Path) -> io::Result<String> {
         .take(MAX_INPUT_BYTES + 1)
         .read_to_string(&mut text)?;
     Ok(text)
+}
+
+/// Evaluation parameters from the file at `path`, following `inherits`
+/// (a name relative to the directory of the file that writes it):
+/// [`EvalParams::from_toml_inheriting`] with the files on disk. `seen`
+/// is told each file read, with its text, `path`'s first; what it is
+/// told decides the games, so an experiment records their hashes.
+pub fn read_eval_params(
+    path: &Path,
+    seen: &dyn Fn(&Path, &str),
+) -> Result<EvalParams, ParamsError> {
+    let label = path.display().to_string();
+    let text = read_text(path).map_err(|e| ParamsError {
+        file: label.clone(),
+        reason: format!("cannot read: {e}"),
+    })?;
+    seen(path, &text);
+    EvalParams::from_toml_inheriting(&label, &text, &|file, name| {
+        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+        let parent = dir.join(name);
+        let text =
+            read_text(&parent).map_err(|e| format!("cannot read '{}': {e}", parent.display()))?;
+        seen(&parent, &text);
+        Ok((parent.display().to_string(), text))
+    })
 }
 
 #[cfg(test)]

@@ -191,6 +191,44 @@ fn armies_that_play_alike_repeat_each_game_unless_root_noise_parts_them() {
 }
 
 #[test]
+fn an_inherited_evaluation_file_is_recorded_with_its_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    std::fs::create_dir(dir.path().join("mine")).unwrap();
+    write("base.toml", "tempo = 30\n");
+    write(
+        "mine/child.toml",
+        "inherits = \"../base.toml\"\n[king_danger]\nshield = 5\n",
+    );
+    let text = SELF_PLAY.replace("NOISE", "eval = \"mine/child.toml\"");
+    let exp = Experiment::parse("e.toml", &text, dir.path()).unwrap();
+    let eval = &exp.armies[0].engine.eval;
+    assert_eq!((eval.tempo, eval.king_danger.shield), (30, 5));
+    let recorded: Vec<&str> = exp
+        .inputs
+        .keys()
+        .filter(|k| k.starts_with("eval"))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        recorded,
+        [
+            "eval mine/child.toml",
+            "eval mine/child.toml > ../base.toml"
+        ],
+        "both files decide the games"
+    );
+    std::fs::remove_file(dir.path().join("base.toml")).unwrap();
+    let err = Experiment::parse("e.toml", &text, dir.path())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("engine.eval") && err.contains("child.toml") && err.contains("base.toml"),
+        "{err}"
+    );
+}
+
+#[test]
 fn sprt_stops_a_matchup_at_the_same_pair_whatever_the_threads() {
     let text = TINY
         .replace(

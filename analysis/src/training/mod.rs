@@ -11,7 +11,6 @@ pub mod texel;
 
 use std::path::Path;
 
-use anyhow::Context as _;
 use pocketlab_core::engine::EvalParams;
 
 pub use config::TrainingFile;
@@ -20,7 +19,8 @@ pub use generations::{GenerationFit, TrainingOutcome, train};
 /// Evaluation parameters from an `eval` file (a regular file of TOML); the
 /// error names the file.
 pub fn load_params(path: &Path) -> anyhow::Result<EvalParams> {
-    let text =
-        pocketlab_selfplay::files::read_text(path).with_context(|| path.display().to_string())?;
-    Ok(EvalParams::from_toml(&path.display().to_string(), &text)?)
+    Ok(pocketlab_selfplay::files::read_eval_params(
+        path,
+        &|_, _| {},
+    )?)
 }

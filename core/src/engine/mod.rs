@@ -29,7 +29,7 @@ mod see;
 mod tt;
 
 pub use eval::Evaluator;
-pub use params::{EvalParams, MAX_WEIGHT, ParamsError, Phased, SquareTable};
+pub use params::{EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable};
 pub use rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
 pub use search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 pub use see::see;

@@ -122,6 +122,11 @@ pub struct EvalParams {
     /// then left out of the file, which published logs record).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub piece_squares: BTreeMap<String, SquareTable>,
+    /// The file a parameter file builds on, as written; only
+    /// [`EvalParams::from_toml_inheriting`] follows it, and loaded
+    /// parameters never carry it (nor does a written file).
+    #[serde(skip_serializing)]
+    pub(crate) inherits: Option<String>,
 }
 
 /// One piece's per-square adjustments in centipawns, 64 middlegame and 64
@@ -243,6 +248,66 @@ impl Default for EvalParams {
             king_open_file: p(0, 0),
             mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
+            inherits: None,
+        }
+    }
+}
+
+/// How a parameter file's `inherits` is followed: `(file, name)` of the
+/// naming file and the name it gives, to the parent's `(file name, text)`
+/// or the reason there is none.
+pub type ParamsResolver<'a> = dyn Fn(&str, &str) -> Result<(String, String), String> + 'a;
+
+/// Deepest `inherits` chain of parameter files accepted (a longer one is
+/// most likely a cycle through names that differ).
+const MAX_INHERITANCE_DEPTH: usize = 16;
+
+/// `text` checked on its own and merged over the chain it inherits from,
+/// as TOML (`chain`: the files below it so far).
+fn params_chain(
+    file: &str,
+    text: &str,
+    resolve: &ParamsResolver<'_>,
+    chain: &mut Vec<String>,
+) -> Result<toml::Table, ParamsError> {
+    let error = |reason: String| ParamsError {
+        file: file.to_owned(),
+        reason,
+    };
+    let own: EvalParams =
+        toml::from_str(text).map_err(|e| error(crate::variant::describe_toml_error(&e, text)))?;
+    own.validate().map_err(error)?;
+    let mut table: toml::Table = toml::from_str(text).expect("parsed just above");
+    table.remove("inherits");
+    let Some(name) = own.inherits else {
+        return Ok(table);
+    };
+    let error = |reason: String| error(format!("inherits: {reason}"));
+    chain.push(file.to_owned());
+    if chain.len() > MAX_INHERITANCE_DEPTH {
+        return Err(error(format!(
+            "a chain deeper than {MAX_INHERITANCE_DEPTH} files (a cycle?)"
+        )));
+    }
+    let (parent_file, parent_text) = resolve(file, &name).map_err(error)?;
+    if chain.contains(&parent_file) {
+        return Err(error(format!("a cycle through '{parent_file}'")));
+    }
+    let mut merged = params_chain(&parent_file, &parent_text, resolve, chain)?;
+    merge_over(&mut merged, table);
+    Ok(merged)
+}
+
+/// `child`'s keys over `parent`'s: tables key by key, anything else whole.
+fn merge_over(parent: &mut toml::Table, child: toml::Table) {
+    for (key, value) in child {
+        match (parent.get_mut(&key), value) {
+            (Some(toml::Value::Table(below)), toml::Value::Table(above)) => {
+                merge_over(below, above);
+            }
+            (_, value) => {
+                parent.insert(key, value);
+            }
         }
     }
 }
@@ -276,16 +341,52 @@ impl EvalParams {
             .unwrap_or(variant.piece(kind).value)
     }
 
-    /// Parse a parameter file; keys it omits keep their defaults.
+    /// Parse a parameter file; keys it omits keep their defaults. A file
+    /// that `inherits` another needs [`EvalParams::from_toml_inheriting`].
     pub fn from_toml(file: &str, text: &str) -> Result<EvalParams, ParamsError> {
-        let params: EvalParams = toml::from_str(text).map_err(|e| ParamsError {
-            file: file.to_owned(),
-            reason: crate::variant::describe_toml_error(&e, text),
-        })?;
-        params.validate().map_err(|reason| ParamsError {
+        EvalParams::from_toml_inheriting(file, text, &|_, name| {
+            Err(format!(
+                "this reader does not follow 'inherits' (to '{name}'): give the whole file"
+            ))
+        })
+    }
+
+    /// Parse a parameter file that may build on another. With `inherits =
+    /// "other.toml"` it starts from every value of that file (which may
+    /// inherit in turn), and its own keys replace them one by one: within
+    /// a table of weights such as `[king_danger]` key by key; a
+    /// middlegame/endgame pair (`[mobility]`, which names both) and an
+    /// array (`pawn_advance`, a square table's `mg`) whole. `resolve(file, name)`
+    /// turns the `inherits` value `name` of `file` into the parent's
+    /// `(file name, text)`, or says why it cannot; core reads no files.
+    /// Each file is checked on its own first, so an error names the file
+    /// and line that holds it.
+    ///
+    /// ```
+    /// use pocketlab_core::engine::EvalParams;
+    ///
+    /// let base = "tempo = 20\n[king_danger]\nattacker = 9\nshield = 31\n";
+    /// let child = "inherits = \"base.toml\"\n[king_danger]\nshield = 5\n";
+    /// let params = EvalParams::from_toml_inheriting("child.toml", child, &|_, name| {
+    ///     assert_eq!(name, "base.toml");
+    ///     Ok(("base.toml".to_owned(), base.to_owned()))
+    /// })
+    /// .unwrap();
+    /// assert_eq!(params.tempo, 20);
+    /// assert_eq!((params.king_danger.attacker, params.king_danger.shield), (9, 5));
+    /// ```
+    pub fn from_toml_inheriting(
+        file: &str,
+        text: &str,
+        resolve: &ParamsResolver<'_>,
+    ) -> Result<EvalParams, ParamsError> {
+        let merged = params_chain(file, text, resolve, &mut Vec::new())?;
+        let error = |reason: String| ParamsError {
             file: file.to_owned(),
             reason,
-        })?;
+        };
+        let params = EvalParams::deserialize(merged).map_err(|e| error(e.to_string()))?;
+        params.validate().map_err(error)?;
         Ok(params)
     }
 
@@ -504,5 +605,94 @@ mod tests {
         assert_eq!(table.at(Color::White, Square::from_coords(3, 1)).mg, 9);
         assert_eq!(table.at(Color::Black, Square::from_coords(3, 6)).mg, 9);
         assert_eq!(table.at(Color::Black, Square::from_coords(3, 1)).mg, 0);
+    }
+
+    /// Resolves names among `files` (name, text), as a directory would.
+    fn among<'a>(
+        files: &'a [(&'a str, &'a str)],
+    ) -> impl Fn(&str, &str) -> Result<(String, String), String> + 'a {
+        move |_, name| {
+            files
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(n, t)| ((*n).to_owned(), (*t).to_owned()))
+                .ok_or_else(|| format!("no file '{name}'"))
+        }
+    }
+
+    #[test]
+    fn inherited_files_merge_tables_key_by_key_and_replace_values_whole() {
+        let knight = |mg: i32, eg: i32| {
+            let row = |v: i32| format!("[{}]", vec![v.to_string(); 64].join(", "));
+            format!("[piece_squares.N]\nmg = {}\neg = {}\n", row(mg), row(eg))
+        };
+        let grand = "tempo = 7\npocket_value_percent = 90\n[mobility]\nmg = 1\neg = 2\n";
+        let parent = format!(
+            "inherits = \"grand.toml\"\ntempo = 9\n[king_danger]\nattacker = 3\n{}",
+            knight(1, 2)
+        );
+        let files = [("grand.toml", grand), ("parent.toml", parent.as_str())];
+        let child = format!(
+            "inherits = \"parent.toml\"\n[mobility]\nmg = 6\neg = 5\n[king_danger]\nshield = 4\n{}",
+            knight(3, 4)
+        );
+        let p = EvalParams::from_toml_inheriting("child.toml", &child, &among(&files)).unwrap();
+        assert_eq!(
+            (p.tempo, p.pocket_value_percent),
+            (9, 90),
+            "the nearest file wins"
+        );
+        assert_eq!(p.mobility, Phased::new(6, 5), "a pair is one value");
+        assert_eq!(
+            (p.king_danger.attacker, p.king_danger.shield),
+            (3, 4),
+            "a table of weights merges key by key"
+        );
+        let n = &p.piece_squares["N"];
+        assert_eq!((n.mg[0], n.eg[63]), (3, 4), "a square table is one value");
+        assert_eq!(p.inherits, None, "loaded parameters carry no link");
+        assert!(!p.to_toml().contains("inherits"));
+        assert_eq!(
+            p,
+            EvalParams::from_toml("whole.toml", &p.to_toml()).unwrap(),
+            "the merged values written out read back alike"
+        );
+    }
+
+    #[test]
+    fn bad_inheritance_names_the_file_and_the_reason() {
+        let message = |file: &str, text: &str, files: &[(&str, &str)]| {
+            EvalParams::from_toml_inheriting(file, text, &among(files))
+                .unwrap_err()
+                .to_string()
+        };
+        let err = message("a.toml", "inherits = \"gone.toml\"", &[]);
+        assert!(
+            err.contains("'a.toml'") && err.contains("no file 'gone.toml'"),
+            "{err}"
+        );
+        let looped = [
+            ("a.toml", "inherits = \"b.toml\""),
+            ("b.toml", "inherits = \"a.toml\""),
+        ];
+        let err = message("a.toml", "inherits = \"b.toml\"", &looped);
+        assert!(err.contains("cycle through 'a.toml'"), "{err}");
+        let itself = [("s.toml", "inherits = \"s.toml\"")];
+        assert!(message("s.toml", "inherits = \"s.toml\"", &itself).contains("cycle"));
+        // An unknown key is found in its own file, with its line.
+        let parent = [("p.toml", "tempo = 3\nmobilty = 2\n")];
+        let err = message("c.toml", "inherits = \"p.toml\"\ntempo = 4", &parent);
+        assert!(err.contains("'p.toml'") && err.contains("line 2"), "{err}");
+        let err = message("c.toml", "inherits = 3", &[]);
+        assert!(err.contains("'c.toml'") && err.contains("line 1"), "{err}");
+        let err = EvalParams::from_toml("c.toml", "inherits = \"p.toml\"").unwrap_err();
+        assert!(
+            err.to_string().contains("does not follow 'inherits'"),
+            "{err}"
+        );
+        // A value out of range in the parent is the parent's error.
+        let parent = [("p.toml", "tempo = 99999")];
+        let err = message("c.toml", "inherits = \"p.toml\"", &parent);
+        assert!(err.contains("'p.toml'") && err.contains("tempo"), "{err}");
     }
 }

@@ -16,7 +16,7 @@ use pocketlab_core::engine::EvalParams;
 
 use super::file::EngineFile;
 use super::{Ctx, Experiment, ExperimentError, fnv1a, limits};
-use crate::files::require_regular;
+use crate::files::{read_eval_params, require_regular};
 
 /// Nodes per move when no limit is set anywhere.
 pub const DEFAULT_NODES: u64 = 10_000;
@@ -210,8 +210,20 @@ pub(super) fn engine_settings(
     let base_settings = base.map(|b| b.0);
     let (eval, eval_label) = match &e.eval {
         Some(path) => {
-            let (label, text) = cx.read(&format!("{key}.eval"), "eval", path)?;
-            let params = EvalParams::from_toml(&label, &text)
+            let full = cx.dir.join(path);
+            let base_dir = full.parent().unwrap_or(Path::new(""));
+            // The named file as the experiment writes it (so logs of files
+            // without `inherits` keep their records), each parent after it.
+            let record = |file: &Path, text: &str| {
+                let what = if file == full {
+                    format!("eval {path}")
+                } else {
+                    let below = file.strip_prefix(base_dir).unwrap_or(file);
+                    format!("eval {path} > {}", below.display())
+                };
+                cx.record(what, text);
+            };
+            let params = read_eval_params(&full, &record)
                 .map_err(|err| cx.err(format!("{key}.eval"), err.to_string()))?;
             (params, path.clone())
         }
