@@ -209,7 +209,7 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
     )
     .unwrap();
     let load = |path: &Path| {
-        pocketlab_selfplay::files::read_eval_params(path, &|_, _| {})
+        pocketlab_selfplay::files::read_eval_params(Path::new(""), path, &|_, _| {})
             .unwrap_or_else(|e| panic!("{e}"))
     };
     let mut checked = 0;

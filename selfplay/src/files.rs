@@ -3,6 +3,7 @@
 //! of a read that never returns (opening a FIFO blocks until a writer
 //! comes; `/dev/stdin` would swallow the terminal).
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read as _};
 use std::path::Path;
@@ -53,27 +54,38 @@ pub fn read_text(path: &Path) -> io::Result<String> {
     Ok(text)
 }
 
-/// Evaluation parameters from the file at `path`, following `inherits`
-/// (a name relative to the directory of the file that writes it):
-/// [`EvalParams::from_toml_inheriting`] with the files on disk. `seen`
-/// is told each file read, with its text, `path`'s first; what it is
-/// told decides the games, so an experiment records their hashes.
+/// Evaluation parameters from the file `name` in `dir` (an absolute
+/// `name` as it is), following `inherits`, each resolved beside the file
+/// that writes it: [`EvalParams::from_toml_inheriting`] with the files on
+/// disk. `seen` is told each file read with its text, named by the path
+/// of names that led to it (`a.toml`, then `a.toml > ../b.toml`), as
+/// variant chains are: what it is told decides the games, so an
+/// experiment records their hashes.
 pub fn read_eval_params(
-    path: &Path,
-    seen: &dyn Fn(&Path, &str),
+    dir: &Path,
+    name: &Path,
+    seen: &dyn Fn(&str, &str),
 ) -> Result<EvalParams, ParamsError> {
+    let path = dir.join(name);
     let label = path.display().to_string();
-    let text = read_text(path).map_err(|e| ParamsError {
+    let text = read_text(&path).map_err(|e| ParamsError {
         file: label.clone(),
         reason: format!("cannot read: {e}"),
     })?;
-    seen(path, &text);
-    EvalParams::from_toml_inheriting(&label, &text, &|file, name| {
-        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
-        let parent = dir.join(name);
+    let names = RefCell::new(name.display().to_string());
+    seen(&names.borrow(), &text);
+    EvalParams::from_toml_inheriting(&label, &text, &|file, parent_name| {
+        let parent = Path::new(file)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(parent_name);
         let text =
             read_text(&parent).map_err(|e| format!("cannot read '{}': {e}", parent.display()))?;
-        seen(&parent, &text);
+        // The core asks for one parent per file, in order: the names so far are a path.
+        let mut names = names.borrow_mut();
+        names.push_str(" > ");
+        names.push_str(parent_name);
+        seen(&names, &text);
         Ok((parent.display().to_string(), text))
     })
 }

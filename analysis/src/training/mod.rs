@@ -20,6 +20,7 @@ pub use generations::{GenerationFit, TrainingOutcome, train};
 /// error names the file.
 pub fn load_params(path: &Path) -> anyhow::Result<EvalParams> {
     Ok(pocketlab_selfplay::files::read_eval_params(
+        Path::new(""),
         path,
         &|_, _| {},
     )?)

@@ -210,20 +210,10 @@ pub(super) fn engine_settings(
     let base_settings = base.map(|b| b.0);
     let (eval, eval_label) = match &e.eval {
         Some(path) => {
-            let full = cx.dir.join(path);
-            let base_dir = full.parent().unwrap_or(Path::new(""));
-            // The named file as the experiment writes it (so logs of files
-            // without `inherits` keep their records), each parent after it.
-            let record = |file: &Path, text: &str| {
-                let what = if file == full {
-                    format!("eval {path}")
-                } else {
-                    let below = file.strip_prefix(base_dir).unwrap_or(file);
-                    format!("eval {path} > {}", below.display())
-                };
-                cx.record(what, text);
-            };
-            let params = read_eval_params(&full, &record)
+            // Named as the experiment writes it (so logs of files without
+            // `inherits` keep their records), each parent after it.
+            let record = |names: &str, text: &str| cx.record(format!("eval {names}"), text);
+            let params = read_eval_params(&cx.dir, Path::new(path), &record)
                 .map_err(|err| cx.err(format!("{key}.eval"), err.to_string()))?;
             (params, path.clone())
         }

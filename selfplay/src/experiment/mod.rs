@@ -155,7 +155,8 @@ pub struct Experiment {
     /// FNV-1a hash of every input file that decides a game besides the
     /// experiment text, by what it is: each variant file of the
     /// inheritance chain (`variant a.toml > b.toml > pocket-mutation`),
-    /// each evaluation parameter set (`eval params.toml`, `eval default`)
+    /// each evaluation parameter file, its `inherits` chain too
+    /// (`eval params.toml`, `eval params.toml > base.toml`, `eval default`)
     /// and the book (`book openings.epd`). Logged in the manifest.
     pub inputs: BTreeMap<String, u64>,
 }
