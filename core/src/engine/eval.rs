@@ -328,8 +328,22 @@ impl Evaluator {
         }
         let full = i64::from(self.full_phase);
         let phase = self.phase(&scans);
-        let blended = |side: Color| (mg[side] * phase + eg[side] * (full - phase)) / full;
         let us = pos.side_to_move();
+        let scale = if self.params.endgame_scale.is_off() {
+            64
+        } else {
+            let strong = if eg[us] >= eg[!us] { us } else { !us };
+            let pocketed: u32 = self
+                .pawn_types
+                .iter()
+                .map(|&t| u32::from(pos.pocket_count(strong, t)))
+                .sum();
+            self.params
+                .endgame_scale
+                .sixty_fourths(pawns[strong].count() + pocketed)
+        };
+        let blended =
+            |side: Color| (mg[side] * phase + eg[side] * scale / 64 * (full - phase)) / full;
         let score = blended(us) - blended(!us) + i64::from(self.params.tempo);
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
@@ -922,6 +936,40 @@ mod tests {
         let center = Position::from_fen(&v, "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1").unwrap();
         let corner = Position::from_fen(&v, "4k3/8/8/8/8/8/8/N3K3 w - - 0 1").unwrap();
         assert!(e.evaluate(&center) > e.evaluate(&corner) + 20);
+    }
+
+    #[test]
+    fn an_endgame_edge_without_pawns_counts_less_when_scaled() {
+        let v = builtin::load("chess").unwrap();
+        let whole = Evaluator::new(&v, &EvalParams::default());
+        let params = EvalParams {
+            endgame_scale: crate::engine::EndgameScale {
+                no_pawns: 16,
+                per_pawn: 16,
+            },
+            ..EvalParams::default()
+        };
+        let scaled = Evaluator::new(&v, &params);
+        let both = |fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            (whole.evaluate(&pos), scaled.evaluate(&pos))
+        };
+        // A knight up, no pawns: a quarter of the endgame score counts
+        // (the knight's middlegame share stays whole).
+        let (full, quarter) = both("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1");
+        assert!(quarter > 0 && quarter < full / 2, "{quarter} vs {full}");
+        // The pawns that count are the stronger side's: Black's pawn does
+        // not spare White's edge the scaling, from either side's view.
+        let (full, less) = both("4k3/p7/8/8/3N4/8/8/4K3 w - - 0 1");
+        assert!(less < full - 100, "{less} vs {full}");
+        let (black_full, black_less) = both("4k3/p7/8/8/3N4/8/8/4K3 b - - 0 1");
+        assert!(
+            black_less > black_full + 100,
+            "{black_less} vs {black_full}"
+        );
+        // Four pawns for the stronger side: the whole score.
+        let (full, same) = both("4k3/8/8/8/3N4/8/PPPP4/4K3 w - - 0 1");
+        assert_eq!(full, same);
     }
 
     #[test]

@@ -29,7 +29,9 @@ mod see;
 mod tt;
 
 pub use eval::Evaluator;
-pub use params::{EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable};
+pub use params::{
+    EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable,
+};
 pub use rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
 pub use search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 pub use see::see;

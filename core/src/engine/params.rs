@@ -112,6 +112,9 @@ pub struct EvalParams {
     /// Per file at or beside the royal piece without own pawn-like pieces.
     #[serde(skip_serializing_if = "Phased::is_zero")]
     pub king_open_file: Phased,
+    /// Endgame scaling by the stronger side's pawn-like pieces.
+    #[serde(skip_serializing_if = "EndgameScale::is_off")]
+    pub endgame_scale: EndgameScale,
     /// Mobility weights by upper-case piece letter, in place of `mobility`
     /// for that piece.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -186,6 +189,39 @@ pub struct KingDanger {
     pub cap: i32,
 }
 
+/// How much of the endgame score counts when the stronger side (in the
+/// endgame score) has few pawn-like pieces, board and pocket: `no_pawns +
+/// per_pawn × pawns` 64ths, clamped to 0..=64. An edge without pawns is
+/// hard to convert (a knight up and no pawns is a draw). The default
+/// (64, 0) counts it whole: off.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EndgameScale {
+    pub no_pawns: i32,
+    pub per_pawn: i32,
+}
+
+impl Default for EndgameScale {
+    fn default() -> EndgameScale {
+        EndgameScale {
+            no_pawns: 64,
+            per_pawn: 0,
+        }
+    }
+}
+
+impl EndgameScale {
+    /// The default: the endgame score counts whole.
+    pub fn is_off(&self) -> bool {
+        *self == EndgameScale::default()
+    }
+
+    /// The scale in 64ths for a stronger side with `pawns` pawn-like pieces.
+    pub fn sixty_fourths(&self, pawns: u32) -> i64 {
+        (i64::from(self.no_pawns) + i64::from(self.per_pawn) * i64::from(pawns)).clamp(0, 64)
+    }
+}
+
 impl Default for KingDanger {
     fn default() -> KingDanger {
         KingDanger {
@@ -246,6 +282,7 @@ impl Default for EvalParams {
             backward_pawn: p(0, 0),
             outpost: p(0, 0),
             king_open_file: p(0, 0),
+            endgame_scale: EndgameScale::default(),
             mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
             inherits: None,
@@ -512,6 +549,14 @@ impl EvalParams {
         out.push(("king_danger.shield".into(), &mut k.shield));
         out.push(("king_danger.cap".into(), &mut k.cap));
         out.push(("tempo".into(), &mut self.tempo));
+        out.push((
+            "endgame_scale.no_pawns".into(),
+            &mut self.endgame_scale.no_pawns,
+        ));
+        out.push((
+            "endgame_scale.per_pawn".into(),
+            &mut self.endgame_scale.per_pawn,
+        ));
         out
     }
 
