@@ -484,12 +484,7 @@ fn load_params(path: &str) -> Result<EvalParams, String> {
     if is_empty_value(path) {
         return Ok(EvalParams::default());
     }
-    pocketlab_selfplay::files::read_eval_params(
-        std::path::Path::new(""),
-        std::path::Path::new(path),
-        &|_, _| {},
-    )
-    .map_err(|e| e.to_string())
+    crate::training::load_params(std::path::Path::new(path)).map_err(|e| e.to_string())
 }
 
 fn parse_spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
