@@ -17,6 +17,7 @@ use pocketlab_core::{Variant, VariantError};
 
 use crate::experiment::stable_hash;
 use crate::files::read_text;
+use crate::log::VARIANT_INPUT;
 
 /// Load `spec`: a shipped variant name (`pocket-mutation`) or a file path.
 pub fn load_variant(spec: &str) -> Result<Variant, VariantError> {
@@ -78,7 +79,7 @@ impl Chain {
 
     fn found(&self, name: &str, text: &str, next_dir: Option<PathBuf>) {
         self.names.borrow_mut().push(name.to_owned());
-        let what = format!("variant {}", self.names.borrow().join(" > "));
+        let what = format!("{VARIANT_INPUT}{}", self.names.borrow().join(" > "));
         self.inputs
             .borrow_mut()
             .push((what, stable_hash(text.as_bytes())));

@@ -33,10 +33,12 @@ pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
     let log = &files.logs[0];
     // The experiment as it ran (its relative paths resolve where it was).
     let exp = log.experiment()?;
-    let changes = log.changes_since_run(&exp);
+    // The moves are replayed under the rules: another engine or evaluation
+    // since the run does not matter here.
+    let changes = log.rule_changes_since_run(&exp);
     if !changes.is_empty() {
         anyhow::bail!(
-            "{}: the games are replayed with the experiment's inputs, which changed since the \
+            "{}: the games are replayed under the experiment's rules, which changed since the \
              run: {}; restore them as they were",
             args.log.display(),
             changes.join("; ")

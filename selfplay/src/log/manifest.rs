@@ -45,6 +45,34 @@ fn hex(hash: u64) -> String {
     format!("{hash:016x}")
 }
 
+/// How the key of a variant file's input begins (`variant chess.toml >
+/// pocket-mutation`): the inputs that make the rules.
+pub const VARIANT_INPUT: &str = "variant ";
+
+/// One difference between a run and a log, and whether it touches the
+/// rules the logged moves were played under.
+struct Change {
+    text: String,
+    rules: bool,
+}
+
+impl Change {
+    fn rules(text: String) -> Change {
+        Change { text, rules: true }
+    }
+
+    fn play(text: String) -> Change {
+        Change { text, rules: false }
+    }
+
+    fn of_input(what: &str, text: String) -> Change {
+        Change {
+            text,
+            rules: what.starts_with(VARIANT_INPUT),
+        }
+    }
+}
+
 impl Manifest {
     /// The manifest of a run of `exp` with this build.
     pub fn for_experiment(exp: &Experiment) -> Manifest {
@@ -70,45 +98,65 @@ impl Manifest {
     /// the one a log was started with (`logged`), in words; empty if a game
     /// played now equals the logged game of the same id.
     pub fn differences(&self, logged: &Manifest) -> Vec<String> {
+        self.changes(logged).into_iter().map(|c| c.text).collect()
+    }
+
+    /// The differences that change how the logged moves read back: the
+    /// rules (the experiment and its variant files) and the schema. A new
+    /// engine version, evaluation or book changes what would be played, not
+    /// what was.
+    pub fn rule_differences(&self, logged: &Manifest) -> Vec<String> {
+        self.changes(logged)
+            .into_iter()
+            .filter(|c| c.rules)
+            .map(|c| c.text)
+            .collect()
+    }
+
+    fn changes(&self, logged: &Manifest) -> Vec<Change> {
         let mut out = Vec::new();
         if logged.experiment != self.experiment || logged.experiment_hash != self.experiment_hash {
-            out.push(format!(
+            out.push(Change::rules(format!(
                 "the experiment file: the log holds '{}' (hash {}), this run is '{}' (hash {})",
                 logged.experiment, logged.experiment_hash, self.experiment, self.experiment_hash
-            ));
+            )));
         }
         if logged.schema_version != self.schema_version {
-            out.push(format!(
+            out.push(Change::rules(format!(
                 "the log schema: {} in the log, {} in this build",
                 logged.schema_version, self.schema_version
-            ));
+            )));
         }
         match (logged.engine_version, self.engine_version) {
             (Some(a), Some(b)) if a == b => {}
-            (Some(a), Some(b)) => out.push(format!(
+            (Some(a), Some(b)) => out.push(Change::play(format!(
                 "the engine: version {a} played the log, this build's is {b} (search or \
                  evaluation changed)"
-            )),
-            _ => out.push(
+            ))),
+            _ => out.push(Change::play(
                 "the engine: the log was written by an older pocketlab that did not record \
                  its engine version or input hashes"
                     .to_owned(),
-            ),
+            )),
         }
         for (what, hash) in &self.inputs {
+            let change = |text| Change::of_input(what, text);
             match logged.inputs.get(what) {
                 Some(h) if h == hash => {}
-                Some(h) => out.push(format!("{what}: changed (hash {h} in the log, now {hash})")),
+                Some(h) => out.push(change(format!(
+                    "{what}: changed (hash {h} in the log, now {hash})"
+                ))),
                 None if logged.engine_version.is_some() => {
-                    out.push(format!("{what}: not an input of the logged run"));
+                    out.push(change(format!("{what}: not an input of the logged run")));
                 }
                 None => {}
             }
         }
         for what in logged.inputs.keys() {
             if !self.inputs.contains_key(what) {
-                out.push(format!(
-                    "{what}: an input of the logged run, not of this one"
+                out.push(Change::of_input(
+                    what,
+                    format!("{what}: an input of the logged run, not of this one"),
                 ));
             }
         }
@@ -245,5 +293,68 @@ impl LogDir {
     /// logged games can be replayed as they were played.
     pub fn changes_since_run(&self, exp: &Experiment) -> Vec<String> {
         Manifest::for_experiment(exp).differences(&self.manifest)
+    }
+
+    /// What changed since the run in the rules alone (variant files, the
+    /// schema): empty if the logged moves read back as they were played,
+    /// whatever engine this build has.
+    pub fn rule_changes_since_run(&self, exp: &Experiment) -> Vec<String> {
+        Manifest::for_experiment(exp).rule_differences(&self.manifest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(engine_version: u32, inputs: &[(&str, &str)]) -> Manifest {
+        Manifest {
+            experiment: "study".into(),
+            experiment_hash: "00000000000000aa".into(),
+            schema_version: SCHEMA_VERSION,
+            code_version: "test".into(),
+            seed: 1,
+            variant: "pocket-mutation".into(),
+            rule_overrides: String::new(),
+            experiment_dir: String::new(),
+            engine_version: Some(engine_version),
+            inputs: inputs
+                .iter()
+                .map(|&(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn another_engine_or_evaluation_stops_a_resume_but_not_reading_the_moves() {
+        let variant = format!("{VARIANT_INPUT}pmc.toml > pocket-mutation");
+        let logged = manifest(4, &[(&variant, "01"), ("eval chess.toml", "02")]);
+        let now = manifest(5, &[(&variant, "01"), ("eval chess.toml", "03")]);
+        let all = now.differences(&logged);
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert!(all[0].contains("version 4") && all[1].contains("eval chess.toml"));
+        assert!(now.rule_differences(&logged).is_empty());
+        assert!(logged.differences(&logged).is_empty());
+    }
+
+    #[test]
+    fn changed_variant_files_and_schemas_stop_both() {
+        let variant = format!("{VARIANT_INPUT}pmc.toml > pocket-mutation");
+        let logged = manifest(4, &[(&variant, "01")]);
+        let changed = manifest(4, &[(&variant, "09")]);
+        let rules = changed.rule_differences(&logged);
+        assert!(
+            rules.len() == 1 && rules[0].contains("pmc.toml"),
+            "{rules:?}"
+        );
+        let dropped = manifest(4, &[]);
+        assert_eq!(
+            dropped.rule_differences(&logged).len(),
+            1,
+            "a variant file no longer read"
+        );
+        let mut other_schema = manifest(4, &[(&variant, "01")]);
+        other_schema.schema_version += 1;
+        assert_eq!(other_schema.rule_differences(&logged).len(), 1);
     }
 }

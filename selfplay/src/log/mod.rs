@@ -40,7 +40,7 @@ pub use check::{CheckReport, check_log};
 pub use files::{Chunk, LogFiles, Table, chunk_name, list_chunks, parse_chunk_name};
 pub use id::GameId;
 pub use lock::{ShardLock, TEMP_PREFIX};
-pub use manifest::{LogDir, Manifest, open_log};
+pub use manifest::{LogDir, Manifest, VARIANT_INPUT, open_log};
 pub use read::{LogError, read_game_chunks, read_games, read_move_chunks, read_moves};
 pub use schema::{GameRecord, MoveRecord, SCHEMA_VERSION, SprtAccepted, Termination};
 pub use write::ChunkWriter;
