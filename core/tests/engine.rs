@@ -351,3 +351,42 @@ fn mate_scores_report_distance() {
     assert_eq!(mate_distance(120), None);
     const { assert!(MATE_BOUND < pocketlab_core::engine::MATE) };
 }
+
+/// A move back into a position of the game counts as a draw only when it
+/// completes threefold repetition: seen once before the search, the game
+/// goes on (a lost side cannot save itself by repeating once).
+#[test]
+fn only_a_third_occurrence_of_a_game_position_draws() {
+    let v = builtin::load("chess").unwrap();
+    // White, a queen down, to move; Kf2 leads to position `after`.
+    let pos = Position::from_fen(&v, "3qk3/8/8/8/8/8/8/4K3 w - - 20 60").unwrap();
+    let after = pos.after(notation::parse(&pos, "e1f2").unwrap()).hash();
+    // The root's earlier positions, oldest first: `after` (Black to move,
+    // as after Kf2) four and eight plies before the position Kf2 reaches.
+    let history = |twice: bool| -> Vec<u64> {
+        let mut h: Vec<u64> = (1..=8).collect();
+        h[5] = after;
+        if twice {
+            h[1] = after;
+        }
+        h
+    };
+    let limits = SearchLimits::nodes(20_000);
+    let mut s = Searcher::standard(&v, &EvalParams::default(), SearchOptions::default());
+    let twice = s.search(&pos, &history(true), &limits);
+    assert_eq!(
+        (
+            twice.score,
+            notation::format(&pos, twice.best_move.unwrap())
+        ),
+        (0, "e1f2".to_owned()),
+        "the third occurrence draws"
+    );
+    s.new_game();
+    let once = s.search(&pos, &history(false), &limits);
+    assert!(
+        once.score < -500,
+        "a second occurrence is no draw: {}",
+        once.score
+    );
+}

@@ -118,24 +118,31 @@ fn node_and_depth_limited_searches_repeat_exactly() {
 }
 
 #[test]
-fn repeating_a_position_of_the_history_is_a_draw() {
+fn completing_threefold_repetition_with_the_history_is_a_draw() {
     // White (king, knight) is a queen down. Knight shuffles g1-f3-g1 by
     // White and g8-f6-g8 by Black came back to the start position, so
-    // g1-f3 now repeats a position of the game.
+    // g1-f3 now repeats a position of the game: after one shuffle its
+    // second occurrence (the game goes on), after two its third (a draw).
     let start = position("k5n1/8/8/3q4/8/8/8/K5N1[QBBRRNPPPPPPPPbbrrnpppppppp] w - 0 1");
     let mut history = Vec::new();
     let mut pos = start.clone();
-    for text in ["g1-f3", "g8-f6", "f3-g1", "f6-g8"] {
-        history.push(pos.hash());
-        pos = pos.play(pos.parse_move(text).unwrap()).unwrap();
-    }
-    assert_eq!(pos.hash(), start.hash());
     let limits = SearchLimits::depth(3);
     let without = search(&pos, &limits);
     assert!(without.score < -500, "{}", without.score);
-    let with = searcher(SearchOptions::default()).search(&pos, &history, &limits);
-    assert_eq!(with.score, 0);
-    assert_eq!(with.best_move, Some(pos.parse_move("g1-f3").unwrap()));
+    for shuffles in 1..=2 {
+        for text in ["g1-f3", "g8-f6", "f3-g1", "f6-g8"] {
+            history.push(pos.hash());
+            pos = pos.play(pos.parse_move(text).unwrap()).unwrap();
+        }
+        assert_eq!(pos.hash(), start.hash());
+        let with = searcher(SearchOptions::default()).search(&pos, &history, &limits);
+        if shuffles == 1 {
+            assert!(with.score < -500, "a second occurrence: {}", with.score);
+        } else {
+            assert_eq!(with.score, 0, "a third occurrence draws");
+            assert_eq!(with.best_move, Some(pos.parse_move("g1-f3").unwrap()));
+        }
+    }
 }
 
 #[test]

@@ -68,16 +68,38 @@ impl SearchBudget {
     }
 }
 
-/// Whether the last hash of `path` (the current position) occurred before
-/// within the reversible part of the game (`halfmove_clock` plies), with the
-/// same side to move: a repetition, scored as a draw by both searchers.
-pub(crate) fn repeats_in_path(path: &[u64], halfmove_clock: u16) -> bool {
+/// Whether the current position (the last hash of `path`) is a draw by
+/// repetition for the search: it occurred before within the reversible part
+/// of the game (`halfmove_clock` plies) with the same side to move, either
+/// inside the search tree (after the root, at index `root`: the side that
+/// repeated can repeat again) or often enough before it that this occurrence
+/// is the variant's `occurrences`-th. So under threefold repetition a
+/// position seen once in the game's history is not yet a draw: the opponent
+/// may go on, and a side that steered into it would have wasted its move.
+pub(crate) fn repetition_draw(
+    path: &[u64],
+    halfmove_clock: u16,
+    root: usize,
+    occurrences: u8,
+) -> bool {
     let n = path.len();
     let window = usize::from(halfmove_clock).min(n.saturating_sub(1));
     let current = path[n - 1];
-    (4..=window)
-        .step_by(2)
-        .any(|back| path[n - 1 - back] == current)
+    let mut earlier = 0;
+    for back in (4..=window).step_by(2) {
+        let index = n - 1 - back;
+        if path[index] != current {
+            continue;
+        }
+        if index > root {
+            return true;
+        }
+        earlier += 1;
+        if earlier + 1 >= usize::from(occurrences) {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -97,16 +119,45 @@ mod tests {
 
     #[test]
     fn repetitions_need_the_same_side_and_the_reversible_window() {
-        // Positions: a b c d a (a repeats 4 plies back).
-        assert!(repeats_in_path(&[1, 2, 3, 4, 1], 4));
+        // Positions: a b c d a (a repeats 4 plies back), all in the tree.
         assert!(
-            !repeats_in_path(&[1, 2, 3, 4, 1], 3),
+            !repetition_draw(&[1, 2, 3, 4, 1], 4, 0, 3),
+            "the root itself"
+        );
+        assert!(
+            repetition_draw(&[0, 1, 2, 3, 4, 1], 4, 0, 3),
+            "inside the tree"
+        );
+        assert!(
+            !repetition_draw(&[0, 1, 2, 3, 4, 1], 3, 0, 3),
             "an irreversible move between"
         );
         assert!(
-            !repeats_in_path(&[1, 2, 1], 2),
+            !repetition_draw(&[0, 1, 2, 1], 2, 0, 3),
             "2 plies back is not a repetition here"
         );
-        assert!(!repeats_in_path(&[1, 2, 3, 1], 9), "the other side to move");
+        assert!(
+            !repetition_draw(&[0, 1, 2, 3, 1], 9, 0, 3),
+            "the other side to move"
+        );
+    }
+
+    #[test]
+    fn history_before_the_root_must_complete_the_rule() {
+        // a b c d a b c d a with the root at index 6 (c): a occurred twice
+        // before the root, so this is its third occurrence.
+        let path = [1, 2, 3, 4, 1, 2, 3, 4, 1];
+        assert!(repetition_draw(&path, 99, 6, 3));
+        assert!(!repetition_draw(&path, 99, 6, 4), "fourfold needs one more");
+        assert!(
+            !repetition_draw(&path[4..], 99, 2, 3),
+            "once before the root: play on"
+        );
+        assert!(
+            repetition_draw(&path[4..], 99, 2, 2),
+            "unless twofold draws"
+        );
+        // A return to the root itself counts as history, as in Stockfish.
+        assert!(!repetition_draw(&[5, 6, 7, 8, 5], 99, 0, 3));
     }
 }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::budget::{SearchBudget, repeats_in_path};
+use super::budget::{SearchBudget, repetition_draw};
 use super::rules::{MoveOf, MoveTraits, SearchRules};
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
@@ -262,6 +262,8 @@ pub struct Searcher<R: SearchRules> {
     stack: Vec<Frame<MoveOf<R>>>,
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
+    /// Where the root is in `path` (the game's earlier positions come first).
+    root_index: usize,
     nodes: u64,
     seldepth: u32,
     budget: SearchBudget,
@@ -305,6 +307,7 @@ impl<R: SearchRules> Searcher<R> {
                 MAX_PLY + 2
             ],
             path: Vec::with_capacity(1024),
+            root_index: 0,
             nodes: 0,
             seldepth: 0,
             budget: SearchBudget::default(),
@@ -359,6 +362,7 @@ impl<R: SearchRules> Searcher<R> {
         self.tt.new_search();
         self.path.clear();
         self.path.extend_from_slice(history);
+        self.root_index = self.path.len();
         self.path.push(pos.hash());
         // Killers of the previous move's plies are two plies off: forget them.
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -494,7 +498,7 @@ impl<R: SearchRules> Searcher<R> {
         root: &mut [RootMove<R>],
     ) -> (i32, Option<usize>) {
         let original_alpha = alpha;
-        let mut best: Option<(i32, usize)> = None;
+        let mut choice = RootChoice::default();
         for (i, (mv, child, noise, traits)) in root.iter().enumerate() {
             let (mv, noise, traits) = (*mv, *noise, *traits);
             self.stack[0].played = Some(mv);
@@ -520,9 +524,7 @@ impl<R: SearchRules> Searcher<R> {
             if score.abs() < MATE_BOUND {
                 score += noise;
             }
-            if best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, i));
-            }
+            choice.offer(i, score, alpha);
             if score > alpha {
                 alpha = score;
                 if score >= beta {
@@ -530,7 +532,11 @@ impl<R: SearchRules> Searcher<R> {
                 }
             }
         }
-        let Some((best_score, index)) = best else {
+        let RootChoice {
+            score: best_score,
+            index: Some(index),
+        } = choice
+        else {
             return (-INFINITY, None);
         };
         if !self.budget.was_exhausted() {
@@ -558,10 +564,17 @@ impl<R: SearchRules> Searcher<R> {
         self.budget.exhausted(self.nodes, 1023)
     }
 
-    /// A draw by rule: repetition within the reversible part of the path,
-    /// the n-move rule, a dead position.
+    /// A draw by rule: repetition (see [`repetition_draw`]), the n-move
+    /// rule, a dead position.
     fn is_draw(&self, pos: &R::Position) -> bool {
-        (self.rules.repetition_rule() > 0 && repeats_in_path(&self.path, pos.halfmove_clock()))
+        let occurrences = self.rules.repetition_rule();
+        (occurrences > 0
+            && repetition_draw(
+                &self.path,
+                pos.halfmove_clock(),
+                self.root_index,
+                occurrences,
+            ))
             || self.rules.is_rule_draw(pos)
     }
 
@@ -1140,6 +1153,38 @@ impl<R: SearchRules> Searcher<R> {
 /// its traits.
 type RootMove<R> = (MoveOf<R>, <R as SearchRules>::Position, i32, MoveTraits);
 
+/// The root's answer so far in one iteration. The fail-soft score is the
+/// best of all moves searched, but the move stays the first (the previous
+/// iteration's best) unless another is proven better by beating alpha:
+/// moves that fail low return only upper bounds, and the highest of those
+/// says nothing about which move is best. It decides the move played when
+/// the budget runs out during an iteration whose first move failed low.
+#[derive(Debug)]
+struct RootChoice {
+    score: i32,
+    index: Option<usize>,
+}
+
+impl Default for RootChoice {
+    fn default() -> RootChoice {
+        RootChoice {
+            score: -INFINITY,
+            index: None,
+        }
+    }
+}
+
+impl RootChoice {
+    /// The `i`-th root move scored `score` against the window's `alpha`
+    /// before this move.
+    fn offer(&mut self, i: usize, score: i32, alpha: i32) {
+        self.score = self.score.max(score);
+        if self.index.is_none() || score > alpha {
+            self.index = Some(i);
+        }
+    }
+}
+
 fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
     if score >= beta {
         Bound::Lower
@@ -1213,6 +1258,25 @@ mod tests {
         assert_eq!((cache.get(rival), cache.get(hash)), (Some(5), None));
         cache.clear();
         assert_eq!(cache.get(rival), None);
+    }
+
+    #[test]
+    fn the_root_keeps_its_first_move_until_another_beats_alpha() {
+        let mut choice = RootChoice::default();
+        // Window (0, 50): the first move fails low, a later one fails
+        // lower, another fails low by less: all upper bounds.
+        choice.offer(0, -80, 0);
+        choice.offer(1, -200, 0);
+        choice.offer(2, -10, 0);
+        assert_eq!((choice.score, choice.index), (-10, Some(0)));
+        // A move that beats alpha is proven better than the first.
+        choice.offer(3, 20, 0);
+        assert_eq!((choice.score, choice.index), (20, Some(3)));
+        // Later moves must beat the raised alpha.
+        choice.offer(4, 20, 20);
+        assert_eq!(choice.index, Some(3));
+        choice.offer(5, 30, 20);
+        assert_eq!((choice.score, choice.index), (30, Some(5)));
     }
 
     proptest! {

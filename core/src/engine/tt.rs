@@ -49,8 +49,9 @@ impl<M: Copy> TranspositionTable<M> {
         let bytes = megabytes.max(1) * 1024 * 1024;
         // Counted by the entries' own size, so alignment padding (entries
         // under 16 bytes) does not change how many a size buys.
-        let buckets = (bytes / (BUCKET * size_of::<Option<Entry<M>>>())).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
+        let fit = (bytes / (BUCKET * size_of::<Option<Entry<M>>>())).max(1);
+        // The largest power of two that fits (the mask needs one).
+        let buckets = 1 << fit.ilog2();
         TranspositionTable {
             buckets: vec![Bucket::EMPTY; buckets],
             mask: buckets - 1,
@@ -141,5 +142,17 @@ mod tests {
             (42, 7, 5, Bound::Exact)
         );
         assert!(tt.probe(0x1234_5678_0000_0001).is_none());
+    }
+
+    #[test]
+    fn a_table_takes_the_largest_power_of_two_that_fits() {
+        let entries = |mb| {
+            let tt = TranspositionTable::<Move>::new(mb);
+            tt.buckets.len() * size_of::<Bucket<Move>>()
+        };
+        assert_eq!(entries(8), 8 << 20, "a power of two is taken whole");
+        assert_eq!(entries(16), 16 << 20);
+        assert_eq!(entries(12), 8 << 20, "rounded down");
+        assert_eq!(entries(1), 1 << 20);
     }
 }
