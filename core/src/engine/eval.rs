@@ -63,6 +63,10 @@ pub struct Evaluator {
     royal_zones: ByColor<Box<[Bitboard; 64]>>,
     /// The three squares in front of the royal piece, per side and square.
     shield_fronts: ByColor<Box<[Bitboard; 64]>>,
+    /// Whether the pawn-like pieces capture on the same squares whatever
+    /// the occupancy (leapers), so their structure terms depend on where
+    /// they stand alone and a [`PawnCache`] may keep them.
+    pawn_structure_cacheable: bool,
 }
 
 // Type masks in `evaluate` hold one bit per piece type.
@@ -220,6 +224,19 @@ impl Evaluator {
             }
             fronts
         });
+        let pawn_structure_cacheable =
+            variant
+                .piece_types()
+                .filter(|&t| variant.is_pawn(t))
+                .all(|t| {
+                    Color::ALL.iter().all(|&c| {
+                        let moves = variant.moves(c, t);
+                        Square::all().all(|sq| {
+                            moves.capture_reach(sq, Bitboard::EMPTY)
+                                == moves.capture_reach(sq, Bitboard::FULL)
+                        })
+                    })
+                });
         Evaluator {
             params: params.clone(),
             values,
@@ -242,6 +259,7 @@ impl Evaluator {
             outpost_types,
             royal_zones,
             shield_fronts,
+            pawn_structure_cacheable,
         }
     }
 
@@ -288,6 +306,17 @@ impl Evaluator {
     /// Score in centipawns from the side to move's point of view, within
     /// ±[`MAX_EVAL`] whatever the parameters (sums run in 64 bits).
     pub fn evaluate(&self, pos: &Position<'_>) -> i32 {
+        self.evaluate_with(pos, None)
+    }
+
+    /// [`Self::evaluate`], taking the pawn structure's terms from `cache`
+    /// where it has them (the same score, sooner: a search meets few pawn
+    /// structures).
+    pub fn evaluate_cached(&self, pos: &Position<'_>, cache: &mut PawnCache) -> i32 {
+        self.evaluate_with(pos, Some(cache))
+    }
+
+    fn evaluate_with(&self, pos: &Position<'_>, cache: Option<&mut PawnCache>) -> i32 {
         let pawns = ByColor::new_with(|c| {
             self.pawn_types
                 .iter()
@@ -311,15 +340,28 @@ impl Evaluator {
                 })
             })
         };
+        let structure = if self.pawn_types.is_empty() {
+            PawnStructure::default()
+        } else {
+            match cache {
+                Some(cache) if self.pawn_structure_cacheable => {
+                    cache.get_or_insert(pawns, || self.pawn_structure(&pawns, &pawn_attacks))
+                }
+                _ => self.pawn_structure(&pawns, &pawn_attacks),
+            }
+        };
         for color in Color::ALL {
             let them = !color;
             let (placement_mg, placement_eg) = self.placement(pos, color, &pawns, &pawn_attacks);
             mg[color] += placement_mg;
             eg[color] += placement_eg;
             if !self.pawn_types.is_empty() {
-                let (pawn_mg, pawn_eg) = self.pawn_terms(pos, color, &pawns, &pawn_attacks, &scans);
-                mg[color] += pawn_mg + shields[color] * i64::from(self.params.king_shield);
-                eg[color] += pawn_eg;
+                let (passed_mg, passed_eg) =
+                    self.passed_pawn_race(pos, color, structure.passed[color], &scans);
+                let (pawn_mg, pawn_eg) = structure.terms[color];
+                mg[color] +=
+                    pawn_mg + passed_mg + shields[color] * i64::from(self.params.king_shield);
+                eg[color] += pawn_eg + passed_eg;
             }
             mg[color] -= self.royal_danger(pos, color, &scans[color], &scans[them], shields[color]);
             let (threat_mg, threat_eg) = self.threats(pos, color, &scans[color], &scans[them]);
@@ -585,67 +627,139 @@ impl Evaluator {
     }
 
     /// Doubled, isolated, connected, backward and passed pawn-like pieces
-    /// of `color` (middlegame, endgame; `pawn_attacks` as for placement).
-    fn pawn_terms(
+    /// of both sides (middlegame, endgame), and the passed ones: the terms
+    /// that depend on the pawn-like pieces alone (`pawn_attacks` as for
+    /// placement).
+    fn pawn_structure(
+        &self,
+        pawns: &ByColor<Bitboard>,
+        pawn_attacks: &ByColor<Bitboard>,
+    ) -> PawnStructure {
+        let p = &self.params;
+        let mut structure = PawnStructure::default();
+        for color in Color::ALL {
+            let (ours, theirs) = (pawns[color], pawns[!color]);
+            let (mut mg, mut eg) = (0i64, 0i64);
+            for sq in ours {
+                let file = sq.file();
+                let file_bb = Bitboard::file(file);
+                let adjacent = ADJACENT_FILES[usize::from(file)];
+                if (ours & file_bb).has_more_than_one() {
+                    mg += i64::from(p.doubled_pawn.mg / 2);
+                    eg += i64::from(p.doubled_pawn.eg / 2);
+                }
+                let stop = sq.offset(0, color.forward());
+                let ahead = squares_ahead(color, sq);
+                if (ours & adjacent).is_empty() {
+                    mg += i64::from(p.isolated_pawn.mg);
+                    eg += i64::from(p.isolated_pawn.eg);
+                } else if (ours & adjacent & !ahead).is_empty()
+                    && stop.is_some_and(|stop| pawn_attacks[!color].contains(stop))
+                {
+                    mg += i64::from(p.backward_pawn.mg);
+                    eg += i64::from(p.backward_pawn.eg);
+                }
+                // Beside an own pawn-like piece, or one rank behind it.
+                let rank = Bitboard::rank(sq.rank());
+                let behind = sq
+                    .offset(0, -color.forward())
+                    .map_or(Bitboard::EMPTY, |b| Bitboard::rank(b.rank()));
+                if (ours & adjacent & (rank | behind)).any() {
+                    mg += i64::from(p.connected_pawn.mg);
+                    eg += i64::from(p.connected_pawn.eg);
+                }
+                if (theirs & (file_bb | adjacent) & ahead).is_empty() {
+                    let bonus = p.passed_pawn[usize::from(color.relative_rank(sq.rank()))];
+                    mg += i64::from(bonus.mg);
+                    eg += i64::from(bonus.eg);
+                    structure.passed[color] |= Bitboard::from_square(sq);
+                }
+            }
+            structure.terms[color] = (mg, eg);
+        }
+        structure
+    }
+
+    /// What `color`'s passed pawn-like pieces on `passed` gain from the
+    /// rest of the position (middlegame, endgame): the royal pieces'
+    /// distances to each one's stop square, and a stop square that is
+    /// empty and not attacked.
+    fn passed_pawn_race(
         &self,
         pos: &Position<'_>,
         color: Color,
-        pawns: &ByColor<Bitboard>,
-        pawn_attacks: &ByColor<Bitboard>,
+        passed: Bitboard,
         scans: &ByColor<SideScan>,
     ) -> (i64, i64) {
         let p = &self.params;
-        let (ours, theirs) = (pawns[color], pawns[!color]);
         let (mut mg, mut eg) = (0i64, 0i64);
-        for sq in ours {
-            let file = sq.file();
-            let file_bb = Bitboard::file(file);
-            let adjacent = ADJACENT_FILES[usize::from(file)];
-            if (ours & file_bb).has_more_than_one() {
-                mg += i64::from(p.doubled_pawn.mg / 2);
-                eg += i64::from(p.doubled_pawn.eg / 2);
-            }
-            let stop = sq.offset(0, color.forward());
-            let ahead = squares_ahead(color, sq);
-            if (ours & adjacent).is_empty() {
-                mg += i64::from(p.isolated_pawn.mg);
-                eg += i64::from(p.isolated_pawn.eg);
-            } else if (ours & adjacent & !ahead).is_empty()
-                && stop.is_some_and(|stop| pawn_attacks[!color].contains(stop))
+        for sq in passed {
+            let rank = color.relative_rank(sq.rank());
+            if let Some(stop) = sq.offset(0, color.forward())
+                && rank > 2
             {
-                mg += i64::from(p.backward_pawn.mg);
-                eg += i64::from(p.backward_pawn.eg);
-            }
-            // Beside an own pawn-like piece, or one rank behind it.
-            let rank = Bitboard::rank(sq.rank());
-            let behind = sq
-                .offset(0, -color.forward())
-                .map_or(Bitboard::EMPTY, |b| Bitboard::rank(b.rank()));
-            if (ours & adjacent & (rank | behind)).any() {
-                mg += i64::from(p.connected_pawn.mg);
-                eg += i64::from(p.connected_pawn.eg);
-            }
-            if (theirs & (file_bb | adjacent) & ahead).is_empty() {
-                let rank = color.relative_rank(sq.rank());
-                let bonus = p.passed_pawn[usize::from(rank)];
-                mg += i64::from(bonus.mg);
-                eg += i64::from(bonus.eg);
-                if let Some(stop) = stop
-                    && rank > 2
-                {
-                    let distance = |c: Color| i64::from(pos.royal_square(c).distance(stop));
-                    let lead = (distance(!color) - distance(color)) * i64::from(rank - 2);
-                    mg += lead * i64::from(p.passed_king_distance.mg);
-                    eg += lead * i64::from(p.passed_king_distance.eg);
-                    if !pos.occupied().contains(stop) && !scans[!color].attacks.contains(stop) {
-                        let scale = i64::from(rank - 2);
-                        mg += scale * i64::from(p.passed_free.mg);
-                        eg += scale * i64::from(p.passed_free.eg);
-                    }
+                let distance = |c: Color| i64::from(pos.royal_square(c).distance(stop));
+                let lead = (distance(!color) - distance(color)) * i64::from(rank - 2);
+                mg += lead * i64::from(p.passed_king_distance.mg);
+                eg += lead * i64::from(p.passed_king_distance.eg);
+                if !pos.occupied().contains(stop) && !scans[!color].attacks.contains(stop) {
+                    let scale = i64::from(rank - 2);
+                    mg += scale * i64::from(p.passed_free.mg);
+                    eg += scale * i64::from(p.passed_free.eg);
                 }
             }
         }
         (mg, eg)
+    }
+}
+
+/// The pawn-structure terms of one placement of the pawn-like pieces.
+#[derive(Clone, Copy, Debug, Default)]
+struct PawnStructure {
+    /// Per side: doubled, isolated, backward, connected and passed pawns
+    /// (middlegame, endgame).
+    terms: ByColor<(i64, i64)>,
+    /// Per side: the passed pawn-like pieces.
+    passed: ByColor<Bitboard>,
+}
+
+/// Pawn-structure terms by the placement of the pawn-like pieces, for
+/// [`Evaluator::evaluate_cached`]. Entries are matched on the whole
+/// placement, so a hit is always the structure itself. One belongs to one
+/// evaluator (one variant and parameter set).
+#[derive(Clone, Debug)]
+pub struct PawnCache {
+    entries: Vec<(ByColor<Bitboard>, PawnStructure)>,
+}
+
+impl PawnCache {
+    const ENTRIES: usize = 1 << 12;
+
+    pub fn new() -> PawnCache {
+        // An empty entry is the structure of no pawns: correct as it stands.
+        PawnCache {
+            entries: vec![Default::default(); Self::ENTRIES],
+        }
+    }
+
+    fn get_or_insert(
+        &mut self,
+        pawns: ByColor<Bitboard>,
+        compute: impl FnOnce() -> PawnStructure,
+    ) -> PawnStructure {
+        let mixed = pawns.white.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ pawns.black.0.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let slot = &mut self.entries[(mixed >> (64 - Self::ENTRIES.trailing_zeros())) as usize];
+        if slot.0 != pawns {
+            *slot = (pawns, compute());
+        }
+        slot.1
+    }
+}
+
+impl Default for PawnCache {
+    fn default() -> PawnCache {
+        PawnCache::new()
     }
 }
 
@@ -1106,5 +1220,59 @@ mod tests {
         let e = Evaluator::new(&v, &params);
         let queen_up = Position::from_fen(&v, "3qk3/8/8/8/8/8/8/3QK2Q w - - 0 1").unwrap();
         assert!(e.evaluate(&queen_up) > 5_000);
+    }
+
+    /// Every position of seeded random games, in variants with and without
+    /// pockets and with pawns that capture as leapers or as riders: the
+    /// cached evaluation is the evaluation, with every weight switched on.
+    #[test]
+    fn the_pawn_cache_changes_no_score() {
+        use crate::game::GamePosition;
+        use rand::{RngExt, SeedableRng};
+        let rider_pawns = crate::kind::parse_variant(
+            "rider-pawns.toml",
+            "name = \"rider-pawns\"\ninherits = \"chess\"\n\n[pieces.P]\nbetza = \"fmWfcB\"\n",
+            &builtin::resolve,
+        )
+        .unwrap();
+        let variants = [
+            builtin::load("chess").unwrap(),
+            builtin::load("pocket-mutation").unwrap(),
+            rider_pawns,
+        ];
+        let mut params = EvalParams::default();
+        for (i, (_, w)) in params.weights_mut().into_iter().enumerate() {
+            *w = (i as i32 * 37) % 61 - 30;
+        }
+        params.validate().unwrap();
+        for (v, cacheable) in variants.iter().zip([true, true, false]) {
+            let e = Evaluator::new(v, &params);
+            assert_eq!(e.pawn_structure_cacheable, cacheable, "{}", v.name);
+            let mut cache = PawnCache::new();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+            let mut positions = 0;
+            for _ in 0..20 {
+                let mut pos = Position::start(v);
+                for _ in 0..120 {
+                    assert_eq!(
+                        e.evaluate_cached(&pos, &mut cache),
+                        e.evaluate(&pos),
+                        "{}",
+                        v.name
+                    );
+                    positions += 1;
+                    let mut moves = Vec::new();
+                    pos.generate_moves(&mut moves);
+                    let Some(next) = (!moves.is_empty())
+                        .then(|| moves[rng.random_range(0..moves.len())])
+                        .and_then(|mv| pos.successor(mv))
+                    else {
+                        break;
+                    };
+                    pos = next;
+                }
+            }
+            assert!(positions > 1_000, "{}: {positions}", v.name);
+        }
     }
 }

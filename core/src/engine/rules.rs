@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::eval::Evaluator;
+use super::eval::{Evaluator, PawnCache};
 use super::params::EvalParams;
 use super::see::see_at_least;
 use crate::game::GamePosition;
@@ -59,8 +59,8 @@ pub trait SearchRules: fmt::Debug {
     fn noise_key(&self, pos: &Self::Position, mv: MoveOf<Self>) -> u64;
 
     /// Score in centipawns from the side to move's view, strictly inside
-    /// the mate bounds.
-    fn evaluate(&self, pos: &Self::Position) -> i32;
+    /// the mate bounds (`&mut`: a kind may keep caches of its own).
+    fn evaluate(&mut self, pos: &Self::Position) -> i32;
     /// Whether a rule other than repetition ends the game here in a draw
     /// (the n-move rule, a dead position). Mate and stalemate are found
     /// by the search itself.
@@ -100,6 +100,7 @@ pub trait SearchRules: fmt::Debug {
 pub struct StandardRules<'v> {
     variant: &'v Variant,
     eval: Evaluator,
+    pawn_cache: PawnCache,
 }
 
 impl<'v> StandardRules<'v> {
@@ -107,6 +108,7 @@ impl<'v> StandardRules<'v> {
         StandardRules {
             variant,
             eval: Evaluator::new(variant, params),
+            pawn_cache: PawnCache::new(),
         }
     }
 
@@ -167,8 +169,8 @@ impl<'v> SearchRules for StandardRules<'v> {
         (kind as u64) << 24 | (a as u64) << 16 | (b as u64) << 8 | c as u64
     }
 
-    fn evaluate(&self, pos: &Position<'v>) -> i32 {
-        self.eval.evaluate(pos)
+    fn evaluate(&mut self, pos: &Position<'v>) -> i32 {
+        self.eval.evaluate_cached(pos, &mut self.pawn_cache)
     }
 
     fn is_rule_draw(&self, pos: &Position<'v>) -> bool {

@@ -131,7 +131,7 @@ impl<'a> SearchRules for PotentialRules<'a> {
         splitmix(PackedMove::new(mv).0.get())
     }
 
-    fn evaluate(&self, pos: &PotentialPosition<'a>) -> i32 {
+    fn evaluate(&mut self, pos: &PotentialPosition<'a>) -> i32 {
         self.eval.evaluate_with(pos, self.enemy_attacks(pos))
     }
 
