@@ -312,7 +312,7 @@ impl Evaluator {
     /// [`Self::evaluate`], taking the pawn structure's terms from `cache`
     /// where it has them (the same score, sooner: a search meets few pawn
     /// structures).
-    pub fn evaluate_cached(&self, pos: &Position<'_>, cache: &mut PawnCache) -> i32 {
+    pub(crate) fn evaluate_cached(&self, pos: &Position<'_>, cache: &mut PawnCache) -> i32 {
         self.evaluate_with(pos, Some(cache))
     }
 
@@ -340,15 +340,11 @@ impl Evaluator {
                 })
             })
         };
-        let structure = if self.pawn_types.is_empty() {
-            PawnStructure::default()
-        } else {
-            match cache {
-                Some(cache) if self.pawn_structure_cacheable => {
-                    cache.get_or_insert(pawns, || self.pawn_structure(&pawns, &pawn_attacks))
-                }
-                _ => self.pawn_structure(&pawns, &pawn_attacks),
+        let structure = match cache {
+            Some(cache) if self.pawn_structure_cacheable => {
+                cache.get_or_insert(pawns, || self.pawn_structure(&pawns, &pawn_attacks))
             }
+            _ => self.pawn_structure(&pawns, &pawn_attacks),
         };
         for color in Color::ALL {
             let them = !color;
@@ -728,14 +724,14 @@ struct PawnStructure {
 /// placement, so a hit is always the structure itself. One belongs to one
 /// evaluator (one variant and parameter set).
 #[derive(Clone, Debug)]
-pub struct PawnCache {
+pub(crate) struct PawnCache {
     entries: Vec<(ByColor<Bitboard>, PawnStructure)>,
 }
 
 impl PawnCache {
     const ENTRIES: usize = 1 << 12;
 
-    pub fn new() -> PawnCache {
+    pub(crate) fn new() -> PawnCache {
         // An empty entry is the structure of no pawns: correct as it stands.
         PawnCache {
             entries: vec![Default::default(); Self::ENTRIES],
@@ -754,12 +750,6 @@ impl PawnCache {
             *slot = (pawns, compute());
         }
         slot.1
-    }
-}
-
-impl Default for PawnCache {
-    fn default() -> PawnCache {
-        PawnCache::new()
     }
 }
 

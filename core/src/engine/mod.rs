@@ -28,7 +28,7 @@ mod search;
 mod see;
 mod tt;
 
-pub use eval::{Evaluator, PawnCache};
+pub use eval::Evaluator;
 pub use params::{
     EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable,
 };
