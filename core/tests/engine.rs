@@ -390,3 +390,20 @@ fn only_a_third_occurrence_of_a_game_position_draws() {
         once.score
     );
 }
+
+#[test]
+fn probcut_is_on_without_pockets_only() {
+    use pocketlab_core::engine::{SearchRules, StandardRules};
+    let params = EvalParams::default();
+    for (name, expected) in [
+        ("chess", true),
+        ("chess-nocastle", true),
+        ("fairy-oracle", true),
+        ("pocket-mutation", false),
+        ("pmc-drops", false),
+    ] {
+        let v = builtin::load(name).unwrap();
+        let rules = StandardRules::new(&v, &params);
+        assert_eq!(rules.cuts_by_probcut(), expected, "{name}");
+    }
+}

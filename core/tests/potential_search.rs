@@ -282,3 +282,11 @@ fn print_nodes_per_second() {
         );
     }
 }
+
+/// ProbCut is measured for kinds of fixed identity only: Potential Chess
+/// keeps its search without it (and its games).
+#[test]
+fn potential_chess_searches_without_probcut() {
+    use pocketlab_core::engine::SearchRules;
+    assert!(!PotentialRules::new(army(), &EvalParams::default()).cuts_by_probcut());
+}

@@ -43,7 +43,7 @@ pub type StandardSearcher<'v> = Searcher<StandardRules<'v>>;
 /// changes what move is chosen in some position (so logged games could no
 /// longer be replayed identically). Self-play logs record it and refuse to
 /// resume with another, rather than mix games of two engines.
-pub const ENGINE_VERSION: u32 = 5;
+pub const ENGINE_VERSION: u32 = 6;
 
 /// Scores at or beyond this are mates.
 pub const MATE: i32 = 30_000;

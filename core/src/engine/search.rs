@@ -4,7 +4,8 @@
 //! The search: aspiration windows around the last iteration's score; PVS
 //! with a transposition table (static evaluations kept); check extension;
 //! mate-distance pruning; reverse futility pruning, null-move pruning
-//! (where the kind has a pass) and internal iterative reduction; move
+//! (where the kind has a pass), ProbCut (where the kind has measured it:
+//! [`SearchRules::cuts_by_probcut`]) and internal iterative reduction; move
 //! ordering by table move, captures by MVV-LVA checked with SEE plus a
 //! capture history, killers, a counter move and quiet history with
 //! gravity; late-move reductions from a log-log table adjusted by history,
@@ -115,6 +116,14 @@ const BAD_CAPTURE: i32 = -20_000_000;
 const POCKET_IN: i32 = -100_000;
 /// History scores stay within this bound (gravity).
 const HISTORY_MAX: i32 = 16_384;
+
+/// ProbCut: from this depth, a capture searched [`PROBCUT_REDUCTION`] plies
+/// shallower against beta raised by [`PROBCUT_MARGIN`] (less
+/// [`PROBCUT_IMPROVING`] when the side's evaluation is improving).
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_REDUCTION: i32 = 4;
+const PROBCUT_MARGIN: i32 = 190;
+const PROBCUT_IMPROVING: i32 = 50;
 
 /// Static evaluations by position hash. Quiescence stands pat in most
 /// positions without leaving a table entry, and every iteration of the
@@ -275,6 +284,8 @@ pub struct Searcher<R: SearchRules> {
     /// allocation per node).
     tried: Vec<Tried>,
     evals: EvalCache,
+    /// The kind's [`SearchRules::cuts_by_probcut`], asked once.
+    probcut: bool,
 }
 
 impl<R: SearchRules> Searcher<R> {
@@ -318,6 +329,7 @@ impl<R: SearchRules> Searcher<R> {
             scratch: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             tried: (0..=MAX_PLY).map(|_| Tried::default()).collect(),
             evals: EvalCache::new(),
+            probcut: rules.cuts_by_probcut(),
             rules,
         }
     }
@@ -739,6 +751,29 @@ impl<R: SearchRules> Searcher<R> {
                 }
             }
         }
+        if self.probcut
+            && !pv_node
+            && !in_check
+            && depth >= PROBCUT_DEPTH
+            && beta.abs() < MATE_BOUND
+        {
+            // A table entry nearly as deep that stays below beta plus the
+            // margin says the shallow searches would not get there either.
+            let raised = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * i32::from(improving);
+            let hopeless = entry.is_some_and(|e| {
+                i32::from(e.depth) >= depth - (PROBCUT_REDUCTION - 1)
+                    && score_from_tt(i32::from(e.score), ply) < beta + PROBCUT_MARGIN
+            });
+            if !hopeless {
+                let cut = self.probcut(pos, depth, raised, ply, cut_node, static_eval, hash_move);
+                if self.budget.was_exhausted() {
+                    return 0;
+                }
+                if let Some(score) = cut {
+                    return score;
+                }
+            }
+        }
         // Internal iterative reduction: no table move to try first here.
         if hash_move.is_none() && depth >= 4 && (pv_node || cut_node) {
             depth -= 1;
@@ -935,6 +970,68 @@ impl<R: SearchRules> Searcher<R> {
             bound,
         );
         best_score
+    }
+
+    /// ProbCut at a non-PV node of `depth`: the first capture or promotion
+    /// whose exchange alone reaches `raised` (given `static_eval`) and that
+    /// holds `raised` in quiescence and then at `depth` less
+    /// [`PROBCUT_REDUCTION`] gives the node's score (stored as a lower
+    /// bound that deep); `None` if none does.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        pos: &R::Position,
+        depth: i32,
+        raised: i32,
+        ply: usize,
+        cut_node: bool,
+        static_eval: i32,
+        hash_move: Option<R::StoredMove>,
+    ) -> Option<i32> {
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        // Passing the move that led here keeps quiescence's first-ply
+        // quiet checks out: only material-changing moves are wanted.
+        let previous = ply.checked_sub(1).and_then(|p| self.stack[p].played);
+        self.fill_candidates(pos, &mut moves, hash_move, ply, None, true, previous);
+        let mut cut = None;
+        for i in 0..moves.len() {
+            let Candidate { mv, traits, .. } = moves.pick(i);
+            if !traits.is_tactical() || !self.rules.see_at_least(pos, mv, raised - static_eval) {
+                continue;
+            }
+            let Some(child) = pos.successor(mv) else {
+                continue;
+            };
+            self.stack[ply].played = Some(mv);
+            self.stack[ply].played_key = Some(traits.history_key);
+            self.path.push(child.hash());
+            let gives_check = child.is_check();
+            let (a, b) = (-raised, -raised + 1);
+            let mut score = -self.quiescence(&child, a, b, ply + 1, Some(mv), gives_check);
+            if score >= raised && !self.budget.was_exhausted() {
+                let shallow = depth - PROBCUT_REDUCTION;
+                score = -self.negamax(&child, shallow, a, b, ply + 1, !cut_node, gives_check);
+            }
+            self.path.pop();
+            if self.budget.was_exhausted() {
+                break;
+            }
+            if score >= raised {
+                cut = Some((mv, score));
+                break;
+            }
+        }
+        self.buffers[ply] = moves;
+        let (mv, score) = cut?;
+        self.tt.store(
+            pos.hash(),
+            Some(self.rules.store(mv)),
+            score_to_tt(score, ply),
+            static_eval,
+            depth - (PROBCUT_REDUCTION - 1),
+            Bound::Lower,
+        );
+        Some(score)
     }
 
     /// Killers, counter move and histories after a cutoff by `mv` (the
