@@ -1,0 +1,52 @@
+"""Two builds' matches against one opponent on the same openings, paired.
+
+Usage: python3 paired.py POCKETLAB A_LOG... -- B_LOG...
+(the logs of A and of B in the same seed order). Each pair of games from
+one opening gives A's and B's pair score (0 to 2 points); the mean of
+A minus B, with a normal 95% interval, is turned into Elo at B's mean
+score. Reads the games through `pocketlab pgn`; needs only Python 3.
+"""
+import math
+import re
+import subprocess
+import sys
+
+
+def pair_scores(pocketlab, log):
+    text = subprocess.run([pocketlab, "pgn", log], capture_output=True, text=True, check=True).stdout
+    scores = {}
+    for game in text.split("[Event ")[1:]:
+        pair = re.search(r'\[Round "(\d+)\.\d+"\]', game).group(1)
+        result = re.search(r'\[Result "([^"]+)"\]', game).group(1)
+        white = re.search(r'\[White "([^" ]+)', game).group(1)
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        scores[pair] = scores.get(pair, 0.0) + (points if white == "pocketlab" else 1 - points)
+    return scores
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def main():
+    pocketlab, rest = sys.argv[1], sys.argv[2:]
+    split = rest.index("--")
+    a_logs, b_logs = rest[:split], rest[split + 1:]
+    diffs, b_all = [], []
+    for a_log, b_log in zip(a_logs, b_logs, strict=True):
+        a, b = pair_scores(pocketlab, a_log), pair_scores(pocketlab, b_log)
+        for pair in a.keys() & b.keys():
+            diffs.append(a[pair] - b[pair])
+            b_all.append(b[pair])
+    n = len(diffs)
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    base = sum(b_all) / n / 2
+    to_elo = lambda d: elo(base + d / 2) - elo(base)
+    print(f"{n} pairs: A - B = {to_elo(mean):+.0f} Elo "
+          f"({to_elo(mean - 1.96 * se):+.0f} to {to_elo(mean + 1.96 * se):+.0f}); "
+          f"pair score {mean:+.3f} (se {se:.3f})")
+
+
+main()
