@@ -975,8 +975,9 @@ impl<R: SearchRules> Searcher<R> {
     /// ProbCut at a non-PV node of `depth`: the first capture or promotion
     /// whose exchange alone reaches `raised` (given `static_eval`) and that
     /// holds `raised` in quiescence and then at `depth` less
-    /// [`PROBCUT_REDUCTION`] gives the node's score (stored as a lower
-    /// bound that deep); `None` if none does.
+    /// [`PROBCUT_REDUCTION`] gives the node's score, stored as a lower
+    /// bound one ply deeper than the search that proved it; `None` if
+    /// none does.
     #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
