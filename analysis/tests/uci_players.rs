@@ -182,6 +182,57 @@ fn pocketlab_as_an_external_engine_plays_the_lab_engines_games_for_any_thread_co
 }
 
 #[test]
+fn bench_search_replays_the_positions_of_the_lab_engines_army_only() {
+    let work = tempfile::tempdir().unwrap();
+    // Army `a` (first in the file) is external: its settings are not the
+    // lab's search, and its positions are not the ones to replay.
+    let mixed = experiment(
+        "mixed",
+        &external(400),
+        "{ nodes = 300 }",
+        1,
+        "[log]\nfen_every = 1",
+    );
+    let log = run_in(work.path(), "mixed", &mixed, 1).unwrap();
+    let (games, moves) = contents(&log);
+    let searched_by_b = moves
+        .iter()
+        .filter(|m| {
+            let g = games.iter().find(|g| g.game_id == m.game_id).unwrap();
+            let white_to_move = m.ply % 2 == 0;
+            m.nodes > 0 && (if white_to_move { &g.white } else { &g.black }) == "b"
+        })
+        .count();
+    let bench = |log: &Path| {
+        std::process::Command::new(pocketlab())
+            .args(["bench", "search", "--log", log.to_str().unwrap()])
+            .args(["--positions", "1000"])
+            .output()
+            .unwrap()
+    };
+    let out = bench(&log);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "mixed: {searched_by_b} of {searched_by_b} logged positions"
+        )) && stdout.contains("300 nodes each")
+            && stdout.contains("army b,"),
+        "{searched_by_b} positions searched by b: {stdout}"
+    );
+
+    let only_external = experiment("ext", &external(300), &external(200), 1, "");
+    let log = run_in(work.path(), "ext", &only_external, 1).unwrap();
+    let out = bench(&log);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(log.to_str().unwrap()) && stderr.contains("lab's engine"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn time_limited_games_are_logged_and_reported_as_not_reproducible() {
     let work = tempfile::tempdir().unwrap();
     let timed = format!(r#"{{ uci = "{}", movetime = 5 }}"#, pocketlab());

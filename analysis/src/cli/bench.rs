@@ -40,13 +40,15 @@ pub enum BenchSuite {
     /// budget, or on positions of a log's games (`--log`).
     Search {
         /// Nodes per position (default: 2,000,000 on the fixed positions;
-        /// with `--log`, the node limit the log's first army played with).
+        /// with `--log`, the node limit the log's first army of the lab's engine
+        /// played with).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
         /// Search positions of this log's games instead: those logged with
-        /// a FEN (`[log] fen_every`), spread evenly over the log, each with
-        /// the evaluation and hash size of the log's first army, beside the
-        /// depth the logged game's search reached there.
+        /// a FEN (`[log] fen_every`) where the log's first army of the lab's
+        /// engine was to move, spread evenly over the log, each with that
+        /// army's evaluation and hash size, beside the depth the logged
+        /// game's search reached there.
         #[arg(long)]
         log: Option<std::path::PathBuf>,
         /// With `--log`: how many positions.
@@ -232,52 +234,73 @@ fn bench_search_log(
     positions: usize,
 ) -> anyhow::Result<()> {
     use anyhow::Context as _;
-    use pocketlab_selfplay::log::{open_log, read_moves};
+    use pocketlab_core::Color;
+    use pocketlab_selfplay::experiment::Program;
+    use pocketlab_selfplay::log::{open_log, read_games, read_moves};
 
     let exp = open_log(log)?.experiment()?;
+    // An external engine's settings say nothing of the lab's search.
     let army = exp
         .armies
-        .first()
-        .with_context(|| format!("{}: the log's experiment has no army", log.display()))?;
+        .iter()
+        .find(|a| matches!(a.engine.program, Program::Lab))
+        .with_context(|| {
+            format!(
+                "{}: no army of the log's experiment plays with the lab's engine",
+                log.display()
+            )
+        })?;
     let settings = &army.engine;
     let nodes = nodes
         .or(settings.nodes)
         .unwrap_or(pocketlab_selfplay::experiment::DEFAULT_NODES);
-    let logged: Vec<_> = read_moves(log)?
+    // Per game, whether that army played White and whether it played Black.
+    let sides: std::collections::HashMap<u64, (bool, bool)> = read_games(log)?
         .into_iter()
-        // Searched moves only: opening plies are played at random, unsearched.
-        .filter(|m| m.fen.is_some() && m.nodes > 0)
+        .map(|g| (g.game_id, (g.white == army.name, g.black == army.name)))
         .collect();
+    let variant = &exp.variant;
+    let mut logged = Vec::new();
+    // Searched moves only: opening plies are played at random, unsearched.
+    for m in read_moves(log)?.into_iter().filter(|m| m.nodes > 0) {
+        let Some(fen) = m.fen.as_deref() else {
+            continue;
+        };
+        let pos = Position::from_fen(variant, fen).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: game {}, ply {}: field fen: {e}",
+                log.display(),
+                m.game_id,
+                m.ply
+            )
+        })?;
+        let (white, black) = sides.get(&m.game_id).copied().unwrap_or_default();
+        let army_to_move = match pos.side_to_move() {
+            Color::White => white,
+            Color::Black => black,
+        };
+        if army_to_move {
+            logged.push((m, pos));
+        }
+    }
     if logged.is_empty() {
         anyhow::bail!(
-            "{}: no searched position is logged with a FEN (the experiment's [log] fen_every \
-             is 0, or every logged move was an opening move)",
-            log.display()
+            "{}: no position searched by army {} is logged with a FEN (the experiment's \
+             [log] fen_every is 0, or every logged move was an opening move)",
+            log.display(),
+            army.name
         );
     }
     let step = (logged.len() / positions).max(1);
-    let chosen: Vec<_> = logged.iter().step_by(step).take(positions).collect();
-    let variant = &exp.variant;
-    let boards = chosen
-        .iter()
-        .map(|m| {
-            let fen = m.fen.as_deref().unwrap_or_default();
-            Position::from_fen(variant, fen).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: game {}, ply {}: field fen: {e}",
-                    log.display(),
-                    m.game_id,
-                    m.ply
-                )
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (chosen, boards): (Vec<_>, Vec<_>) =
+        logged.iter().step_by(step).take(positions).cloned().unzip();
     println!(
         "{}: {} of {} logged positions (every {step}th), {nodes} nodes each, \
-         evaluation {}, hash {} MB",
+         army {}, evaluation {}, hash {} MB",
         exp.name,
         boards.len(),
         logged.len(),
+        army.name,
         settings.eval_label,
         settings.hash_mb
     );
