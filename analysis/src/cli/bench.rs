@@ -234,7 +234,7 @@ fn bench_search_log(
     positions: usize,
 ) -> anyhow::Result<()> {
     use anyhow::Context as _;
-    use pocketlab_core::Color;
+    use pocketlab_core::ByColor;
     use pocketlab_selfplay::experiment::Program;
     use pocketlab_selfplay::log::{open_log, read_games, read_moves};
 
@@ -254,10 +254,16 @@ fn bench_search_log(
     let nodes = nodes
         .or(settings.nodes)
         .unwrap_or(pocketlab_selfplay::experiment::DEFAULT_NODES);
-    // Per game, whether that army played White and whether it played Black.
-    let sides: std::collections::HashMap<u64, (bool, bool)> = read_games(log)?
+    // Per game and colour, whether that army played it.
+    let sides: std::collections::HashMap<u64, ByColor<bool>> = read_games(log)?
         .into_iter()
-        .map(|g| (g.game_id, (g.white == army.name, g.black == army.name)))
+        .map(|g| {
+            let played = ByColor {
+                white: g.white == army.name,
+                black: g.black == army.name,
+            };
+            (g.game_id, played)
+        })
         .collect();
     let variant = &exp.variant;
     let mut logged = Vec::new();
@@ -274,12 +280,10 @@ fn bench_search_log(
                 m.ply
             )
         })?;
-        let (white, black) = sides.get(&m.game_id).copied().unwrap_or_default();
-        let army_to_move = match pos.side_to_move() {
-            Color::White => white,
-            Color::Black => black,
-        };
-        if army_to_move {
+        if sides
+            .get(&m.game_id)
+            .is_some_and(|played| played[pos.side_to_move()])
+        {
             logged.push((m, pos));
         }
     }
