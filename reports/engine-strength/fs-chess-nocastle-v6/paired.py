@@ -4,7 +4,9 @@ Usage: python3 paired.py POCKETLAB A_LOG... -- B_LOG...
 (the logs of A and of B in the same seed order). Each pair of games from
 one opening gives A's and B's pair score (0 to 2 points); the mean of
 A minus B, with a normal 95% interval, is turned into Elo at B's mean
-score. Reads the games through `pocketlab pgn`; needs only Python 3.
+score; z is the mean over its standard error (for sequential
+boundaries such as Pocock's). Reads the games through `pocketlab
+pgn`; needs only Python 3.
 """
 import math
 import re
@@ -46,7 +48,7 @@ def main():
     to_elo = lambda d: elo(base + d / 2) - elo(base)
     print(f"{n} pairs: A - B = {to_elo(mean):+.0f} Elo "
           f"({to_elo(mean - 1.96 * se):+.0f} to {to_elo(mean + 1.96 * se):+.0f}); "
-          f"pair score {mean:+.3f} (se {se:.3f})")
+          f"pair score {mean:+.3f} (se {se:.3f}, z {mean / se:.2f})")
 
 
 main()
