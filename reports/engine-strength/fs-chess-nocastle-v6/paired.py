@@ -46,9 +46,11 @@ def main():
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
     base = sum(b_all) / n / 2
     to_elo = lambda d: elo(base + d / 2) - elo(base)
+    # Every pair scoring alike (two identical builds at a node limit) leaves no spread.
+    z = f"{mean / se:.2f}" if se > 0 else "undefined"
     print(f"{n} pairs: A - B = {to_elo(mean):+.0f} Elo "
           f"({to_elo(mean - 1.96 * se):+.0f} to {to_elo(mean + 1.96 * se):+.0f}); "
-          f"pair score {mean:+.3f} (se {se:.3f}, z {mean / se:.2f})")
+          f"pair score {mean:+.3f} (se {se:.3f}, z {z})")
 
 
 main()
