@@ -215,6 +215,14 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
+        if !path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("chess")
+        {
+            continue;
+        }
         let params = load(&path);
         let letters: String = params.piece_squares.keys().cloned().collect();
         assert_eq!(
@@ -258,4 +266,44 @@ fn tune_refuses_a_weight_key_that_names_nothing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--weights: 'kingdanger'"), "{stderr}");
     assert!(!dir.path().join("out.toml").exists());
+}
+
+#[test]
+fn the_shipped_pocket_mutation_evaluation_covers_every_piece_and_leaves_values_alone() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/eval");
+    let pmc = builtin::load("pocket-mutation").unwrap();
+    let params = pocketlab_selfplay::files::read_eval_params(
+        Path::new(""),
+        &dir.join("pmc.toml"),
+        &|_, _| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let letters: String = params.piece_squares.keys().cloned().collect();
+    assert_eq!(
+        letters, "ABCDEFGHIJKLMNPQRUX",
+        "a square table for each of the eighteen pieces and the king"
+    );
+    // Piece values are what the studies measure: tuning leaves them to the
+    // variant file (and to `pocketlab train`).
+    assert!(params.piece_values.is_empty());
+    assert!(params.pocket_values.is_empty());
+    let middlegame = pocketlab_core::Position::from_fen(
+        &pmc,
+        "r1bqk2r/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R[] w - - 0 6",
+    )
+    .unwrap();
+    let plain = Evaluator::new(&pmc, &EvalParams::default());
+    let tuned = Evaluator::new(&pmc, &params);
+    assert_ne!(tuned.evaluate(&middlegame), plain.evaluate(&middlegame));
+    // The shipped name carries the last kept step, by inheritance.
+    assert_eq!(
+        params,
+        pocketlab_selfplay::files::read_eval_params(
+            Path::new(""),
+            &dir.join("pmc-refit.toml"),
+            &|_, _| {}
+        )
+        .unwrap(),
+        "pmc.toml carries step 4's weights"
+    );
 }
