@@ -198,6 +198,12 @@ fn a_killed_training_process_resumes_without_replaying_finished_generations() {
     );
 }
 
+/// A shipped evaluation file with its `inherits` chain, as an experiment loads it.
+fn load_eval(path: &Path) -> EvalParams {
+    pocketlab_selfplay::files::read_eval_params(Path::new(""), path, &|_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 #[test]
 fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/eval");
@@ -208,10 +214,6 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w - - 0 10",
     )
     .unwrap();
-    let load = |path: &Path| {
-        pocketlab_selfplay::files::read_eval_params(Path::new(""), path, &|_, _| {})
-            .unwrap_or_else(|e| panic!("{e}"))
-    };
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -223,7 +225,7 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         {
             continue;
         }
-        let params = load(&path);
+        let params = load_eval(&path);
         let letters: String = params.piece_squares.keys().cloned().collect();
         assert_eq!(
             letters,
@@ -242,8 +244,8 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
     // The shipped file is the last step's weights under the name to use,
     // by inheritance (nothing of its own to drift).
     assert_eq!(
-        load(&dir.join("chess.toml")),
-        load(&dir.join("chess-structure.toml")),
+        load_eval(&dir.join("chess.toml")),
+        load_eval(&dir.join("chess-structure.toml")),
         "chess.toml carries step 5's weights"
     );
 }
@@ -272,12 +274,7 @@ fn tune_refuses_a_weight_key_that_names_nothing() {
 fn the_shipped_pocket_mutation_evaluation_covers_every_piece_and_leaves_values_alone() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/eval");
     let pmc = builtin::load("pocket-mutation").unwrap();
-    let params = pocketlab_selfplay::files::read_eval_params(
-        Path::new(""),
-        &dir.join("pmc.toml"),
-        &|_, _| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let params = load_eval(&dir.join("pmc.toml"));
     let letters: String = params.piece_squares.keys().cloned().collect();
     assert_eq!(
         letters, "ABCDEFGHIJKLMNPQRUX",
@@ -298,12 +295,7 @@ fn the_shipped_pocket_mutation_evaluation_covers_every_piece_and_leaves_values_a
     // The shipped name carries the last kept step, by inheritance.
     assert_eq!(
         params,
-        pocketlab_selfplay::files::read_eval_params(
-            Path::new(""),
-            &dir.join("pmc-refit.toml"),
-            &|_, _| {}
-        )
-        .unwrap(),
+        load_eval(&dir.join("pmc-refit.toml")),
         "pmc.toml carries step 4's weights"
     );
 }
