@@ -13,6 +13,7 @@ pub mod betza;
 pub mod builtin;
 pub mod engine;
 pub mod game;
+pub mod inherit;
 pub mod kind;
 pub mod movegen;
 pub mod movement;

@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::inherit::{ChainError, OwnFile, Resolver, merged_chain};
 use crate::types::{Color, PieceType, Square};
 use crate::variant::Variant;
 
@@ -290,62 +291,38 @@ impl Default for EvalParams {
     }
 }
 
-/// How a parameter file's `inherits` is followed: `(file, name)` of the
-/// naming file and the name it gives, to the parent's `(file name, text)`
-/// or the reason there is none.
-pub type ParamsResolver<'a> = dyn Fn(&str, &str) -> Result<(String, String), String> + 'a;
-
-/// Deepest `inherits` chain of parameter files accepted (a longer one is
-/// most likely a cycle through names that differ).
-const MAX_INHERITANCE_DEPTH: usize = 16;
+/// How a parameter file's `inherits` is followed (see [`Resolver`]).
+pub type ParamsResolver<'a> = Resolver<'a>;
 
 /// `text` checked on its own and merged over the chain it inherits from,
-/// as TOML (`chain`: the files below it so far).
+/// as TOML.
 fn params_chain(
     file: &str,
     text: &str,
     resolve: &ParamsResolver<'_>,
-    chain: &mut Vec<String>,
 ) -> Result<toml::Table, ParamsError> {
-    let error = |reason: String| ParamsError {
-        file: file.to_owned(),
-        reason,
+    let own = |file: &str, text: &str| {
+        let error = |reason: String| ParamsError {
+            file: file.to_owned(),
+            reason,
+        };
+        let own: EvalParams = toml::from_str(text)
+            .map_err(|e| error(crate::variant::describe_toml_error(&e, text)))?;
+        own.validate().map_err(error)?;
+        let mut table: toml::Table = toml::from_str(text).expect("parsed just above");
+        table.remove("inherits");
+        Ok(OwnFile {
+            table,
+            inherits: own.inherits,
+        })
     };
-    let own: EvalParams =
-        toml::from_str(text).map_err(|e| error(crate::variant::describe_toml_error(&e, text)))?;
-    own.validate().map_err(error)?;
-    let mut table: toml::Table = toml::from_str(text).expect("parsed just above");
-    table.remove("inherits");
-    let Some(name) = own.inherits else {
-        return Ok(table);
-    };
-    let error = |reason: String| error(format!("inherits: {reason}"));
-    chain.push(file.to_owned());
-    if chain.len() > MAX_INHERITANCE_DEPTH {
-        return Err(error(format!(
-            "a chain deeper than {MAX_INHERITANCE_DEPTH} files (a cycle?)"
-        )));
-    }
-    let (parent_file, parent_text) = resolve(file, &name).map_err(error)?;
-    if chain.contains(&parent_file) {
-        return Err(error(format!("a cycle through '{parent_file}'")));
-    }
-    let mut merged = params_chain(&parent_file, &parent_text, resolve, chain)?;
-    merge_over(&mut merged, table);
-    Ok(merged)
-}
-
-/// `child`'s keys over `parent`'s: tables key by key, anything else whole.
-fn merge_over(parent: &mut toml::Table, child: toml::Table) {
-    for (key, value) in child {
-        match (parent.get_mut(&key), value) {
-            (Some(toml::Value::Table(below)), toml::Value::Table(above)) => {
-                merge_over(below, above);
-            }
-            (_, value) => {
-                parent.insert(key, value);
-            }
-        }
+    match merged_chain(file, text, &own, resolve) {
+        Ok((merged, _)) => Ok(merged),
+        Err(ChainError::File(e)) => Err(e),
+        Err(ChainError::Link { file, reason }) => Err(ParamsError {
+            file,
+            reason: format!("inherits: {reason}"),
+        }),
     }
 }
 
@@ -417,7 +394,7 @@ impl EvalParams {
         text: &str,
         resolve: &ParamsResolver<'_>,
     ) -> Result<EvalParams, ParamsError> {
-        let merged = params_chain(file, text, resolve, &mut Vec::new())?;
+        let merged = params_chain(file, text, resolve)?;
         let error = |reason: String| ParamsError {
             file: file.to_owned(),
             reason,

@@ -6,7 +6,7 @@ use pocketlab_core::{Color, Piece, PieceType, Position, Square, Variant};
 use super::EngineSettings;
 
 /// One side's setup and engine.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Army {
     pub name: String,
     /// Letter substitutions applied to this side's pieces.

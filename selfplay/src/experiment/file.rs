@@ -1,8 +1,135 @@
 //! The TOML schema of experiment files. Unknown keys are errors.
+//!
+//! A file may build on another in its directory, `inherits =
+//! "pmc-study.toml"`, and state only what it changes: its keys replace the
+//! parent's, tables (`[engine]`, `[stop]`, an army) key by key, anything
+//! else (a value, an array such as `generators` or `matchups`) whole. Its
+//! `name` and `description` are its own, never inherited. The experiment
+//! as run is the chain written out as one file ([`read_experiment`]): that
+//! text is what a log keeps and hashes, so a change to any file of the
+//! chain that changes a key is caught when a run resumes.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
+use pocketlab_core::inherit::{ChainError, OwnFile, merged_chain};
+use pocketlab_core::variant::describe_toml_error;
 use serde::Deserialize;
+
+use super::ExperimentError;
+use crate::files::read_text;
+
+/// An experiment file as run: its schema, the text that describes it
+/// whole (the file's own text, or with `inherits` the chain written out as
+/// one file), and the label errors name it by.
+pub(super) struct ReadExperiment {
+    pub file: ExperimentFile,
+    pub text: String,
+    pub label: String,
+}
+
+/// Parse experiment text `text` read from `label`, following `inherits`
+/// to sibling files in `dir`.
+pub(super) fn read_experiment(
+    label: &str,
+    text: &str,
+    dir: &Path,
+) -> Result<ReadExperiment, ExperimentError> {
+    let err = |file: &str, key: &str, reason: String| ExperimentError {
+        file: file.to_owned(),
+        key: key.to_owned(),
+        reason,
+    };
+    let table: toml::Table =
+        toml::from_str(text).map_err(|e| err(label, "", describe_toml_error(&e, text)))?;
+    if !table.contains_key("inherits") {
+        let file =
+            toml::from_str(text).map_err(|e| err(label, "", describe_toml_error(&e, text)))?;
+        return Ok(ReadExperiment {
+            file,
+            text: text.to_owned(),
+            label: label.to_owned(),
+        });
+    }
+    let own = |file: &str, text: &str| {
+        let mut table: toml::Table =
+            toml::from_str(text).map_err(|e| err(file, "", describe_toml_error(&e, text)))?;
+        let inherits = match table.remove("inherits") {
+            None => None,
+            Some(toml::Value::String(name)) => Some(name),
+            Some(_) => return Err(err(file, "inherits", "must be a file name".into())),
+        };
+        if file == label {
+            if !table.contains_key("name") {
+                return Err(err(
+                    file,
+                    "name",
+                    "missing: a file that inherits names itself (names are never inherited)".into(),
+                ));
+            }
+        } else {
+            // The name and description belong to the file that has them.
+            table.remove("name");
+            table.remove("description");
+        }
+        // Each file alone must hold only known keys of the right types;
+        // what the whole needs is checked once it is merged.
+        let mut alone = table.clone();
+        for (key, stub) in [
+            ("name", toml::Value::from("stub")),
+            ("variant", toml::Value::from("stub")),
+            ("seed", toml::Value::from(0)),
+        ] {
+            alone.entry(key).or_insert(stub);
+        }
+        ExperimentFile::deserialize(alone)
+            .map_err(|e| err(file, "", e.to_string().trim_end().replace('\n', " ")))?;
+        Ok(OwnFile { table, inherits })
+    };
+    let resolve = |_: &str, name: &str| {
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(format!(
+                "'{name}' is not a file name: an experiment inherits from a file in its own \
+                 directory, so relative paths mean the same in both"
+            ));
+        }
+        // Beside a file named without a directory, name the parent so too.
+        let path = if dir == Path::new(".") {
+            Path::new(name).to_path_buf()
+        } else {
+            dir.join(name)
+        };
+        let text =
+            read_text(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        Ok((path.display().to_string(), text))
+    };
+    let (merged, chain) = merged_chain(label, text, &own, &resolve).map_err(|e| match e {
+        ChainError::File(e) => e,
+        ChainError::Link { file, reason } => err(&file, "inherits", reason),
+    })?;
+    let names: Vec<String> = chain
+        .iter()
+        .map(|f| {
+            Path::new(f)
+                .file_name()
+                .map_or_else(|| f.clone(), |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    let written = format!(
+        "# {}, written out as one file with what it inherits from {}.\n{}",
+        names[0],
+        names[1..].join(" > "),
+        toml::to_string(&merged).expect("a TOML table serialises")
+    );
+    let label = format!("{label} (inheriting {})", names[1..].join(" > "));
+    let file =
+        toml::from_str(&written).map_err(|e| err(&label, "", describe_toml_error(&e, &written)))?;
+    Ok(ReadExperiment {
+        file,
+        text: written,
+        label,
+    })
+}
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]

@@ -21,7 +21,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use pocketlab_core::kind::{GameKind, parse_variant};
-use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Position, Square, Variant};
 
 pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
@@ -235,13 +234,13 @@ impl Experiment {
 
     /// Validate experiment text; relative paths resolve against `dir`.
     pub fn parse(file: &str, text: &str, dir: &Path) -> Result<Experiment, ExperimentError> {
+        let read = file::read_experiment(file, text, dir)?;
+        let (f, text) = (read.file, read.text.as_str());
         let cx = Ctx {
-            file,
+            file: &read.label,
             dir: dir.to_path_buf(),
             inputs: RefCell::new(BTreeMap::new()),
         };
-        let f: ExperimentFile =
-            toml::from_str(text).map_err(|e| cx.err("", describe_toml_error(&e, text)))?;
         if f.name.is_empty()
             || !f
                 .name
@@ -705,5 +704,130 @@ mod tests {
         }
         let e = with_published("published = [{ source = \"K\", pawn = 1.0 }]").unwrap_err();
         assert!(e.to_string().contains("pawn"), "{e}");
+    }
+
+    const BASE: &str = "name = \"base\"\ndescription = \"the base\"\nvariant = \"chess\"\nseed = 7\n\
+        [engine]\nnodes = 1000\nhash_mb = 4\n\
+        [armies.standard]\n[armies.no-knight]\nremove = [\"b1\"]\n\
+        [[matchups]]\na = \"standard\"\nb = \"no-knight\"\n";
+
+    /// `files` written into a fresh directory, then `first` loaded.
+    fn load_in_dir(
+        files: &[(&str, &str)],
+        first: &str,
+    ) -> Result<Experiment, super::ExperimentError> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        Experiment::load(&dir.path().join(first))
+    }
+
+    #[test]
+    fn an_inheriting_experiment_changes_only_what_it_states() {
+        let child = "name = \"child\"\ninherits = \"base.toml\"\n[engine]\nnodes = 2000\n";
+        let exp = load_in_dir(&[("base.toml", BASE), ("child.toml", child)], "child.toml").unwrap();
+        let base = load_in_dir(&[("base.toml", BASE)], "base.toml").unwrap();
+        assert_eq!((exp.name.as_str(), exp.description.as_str()), ("child", ""));
+        assert_eq!(exp.seed, base.seed);
+        assert_eq!(exp.matchups, base.matchups);
+        let (engine, base_engine) = (&exp.armies[0].engine, &base.armies[0].engine);
+        assert_eq!((engine.nodes, base_engine.nodes), (Some(2000), Some(1000)));
+        let mut with_base_nodes = engine.clone();
+        with_base_nodes.nodes = base_engine.nodes;
+        assert_eq!(&with_base_nodes, base_engine, "only nodes differ");
+        // The experiment as run is one file that needs no other.
+        let keys: toml::Table = toml::from_str(&exp.source_text).unwrap();
+        assert!(!keys.contains_key("inherits"), "{}", exp.source_text);
+        let again = Experiment::parse("copy.toml", &exp.source_text, &exp.dir).unwrap();
+        assert_eq!(again.source_hash, exp.source_hash);
+        assert_eq!(again.armies, exp.armies);
+    }
+
+    #[test]
+    fn a_changed_parent_changes_the_experiment_and_a_comment_does_not() {
+        let child = "name = \"child\"\ninherits = \"base.toml\"\n";
+        let hash = |base: &str| {
+            load_in_dir(&[("base.toml", base), ("child.toml", child)], "child.toml")
+                .unwrap()
+                .source_hash
+        };
+        let commented = format!("# a note\n{BASE}");
+        assert_eq!(hash(BASE), hash(&commented));
+        assert_ne!(
+            hash(BASE),
+            hash(&BASE.replace("hash_mb = 4", "hash_mb = 8"))
+        );
+    }
+
+    #[test]
+    fn bad_inheritance_names_the_file_key_and_reason() {
+        for (child, file, key, why) in [
+            (
+                "inherits = \"base.toml\"\n",
+                "child.toml",
+                "name",
+                "names itself",
+            ),
+            (
+                "name = \"c\"\ninherits = \"../base.toml\"\n",
+                "child.toml",
+                "inherits",
+                "own directory",
+            ),
+            (
+                "name = \"c\"\ninherits = \"none.toml\"\n",
+                "child.toml",
+                "inherits",
+                "cannot read",
+            ),
+            (
+                "name = \"c\"\ninherits = \"child.toml\"\n",
+                "child.toml",
+                "inherits",
+                "cycle",
+            ),
+            (
+                "name = \"c\"\ninherits = 3\n",
+                "child.toml",
+                "inherits",
+                "file name",
+            ),
+            (
+                "name = \"c\"\ninherits = \"base.toml\"\n[engine]\nnodez = 1\n",
+                "child.toml",
+                "",
+                "nodez",
+            ),
+            (
+                "name = \"c\"\ninherits = \"bad.toml\"\n",
+                "bad.toml",
+                "",
+                "unknown field",
+            ),
+        ] {
+            let files = [
+                ("base.toml", BASE),
+                ("child.toml", child),
+                ("bad.toml", "inherits = \"base.toml\"\nwhat = 1\n"),
+            ];
+            let e = load_in_dir(&files, "child.toml").unwrap_err();
+            assert!(e.file.ends_with(file), "{e}");
+            assert_eq!(e.key, key, "{e}");
+            assert!(e.reason.contains(why), "{e}");
+        }
+        // What the whole lacks is named with the chain.
+        let e = load_in_dir(
+            &[
+                ("part.toml", "name = \"p\"\nseed = 1\n"),
+                ("child.toml", "name = \"c\"\ninherits = \"part.toml\"\n"),
+            ],
+            "child.toml",
+        )
+        .unwrap_err();
+        assert!(
+            e.file.ends_with("child.toml (inheriting part.toml)") && e.reason.contains("variant"),
+            "{e}"
+        );
     }
 }
