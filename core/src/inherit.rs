@@ -1,10 +1,11 @@
-//! `inherits` for TOML files that build on another (evaluation parameter
-//! files here, experiment files in the selfplay crate): the chain walked
-//! with its length and cycles bounded, and each file's keys merged over
-//! what it inherits. Core reads no files: the caller resolves names.
+//! `inherits` for files that build on another (variant files, evaluation
+//! parameter files, and experiment files in the selfplay crate): the chain
+//! walked with its length and cycles bounded ([`walk_chain`]), and for
+//! TOML tables each file's keys merged over what it inherits
+//! ([`merged_chain`]). Core reads no files: the caller resolves names.
 
-/// Deepest `inherits` chain accepted (a longer one is most likely a cycle
-/// through names that differ).
+/// Most `inherits` links followed from one file (more is most likely a
+/// cycle through names that differ).
 pub const MAX_INHERITANCE_DEPTH: usize = 16;
 
 /// How an `inherits` link is followed: `(file, name)` of the naming file
@@ -12,13 +13,18 @@ pub const MAX_INHERITANCE_DEPTH: usize = 16;
 /// there is none.
 pub type Resolver<'a> = dyn Fn(&str, &str) -> Result<(String, String), String> + 'a;
 
-/// One file of a chain checked on its own: its keys without `inherits`,
-/// and the name it inherits from, if any.
+/// One file of a chain checked on its own: what it holds (for
+/// [`merged_chain`], its keys without `inherits`), and the name it
+/// inherits from, if any.
 #[derive(Clone, Debug)]
-pub struct OwnFile {
-    pub table: toml::Table,
+pub struct OwnFile<T = toml::Table> {
+    pub table: T,
     pub inherits: Option<String>,
 }
+
+/// How one file of a chain is checked alone: `(file, text)` to what it
+/// holds and the name it inherits from, or the file's error.
+pub type OwnCheck<'a, T, E> = dyn Fn(&str, &str) -> Result<OwnFile<T>, E> + 'a;
 
 /// What went wrong in a chain, and in which file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,37 +64,49 @@ pub enum ChainError<E> {
 pub fn merged_chain<E>(
     file: &str,
     text: &str,
-    own: &dyn Fn(&str, &str) -> Result<OwnFile, E>,
+    own: &OwnCheck<'_, toml::Table, E>,
     resolve: &Resolver<'_>,
 ) -> Result<(toml::Table, Vec<String>), ChainError<E>> {
-    let mut chain = vec![file.to_owned()];
-    let mut tables = Vec::new();
+    let mut files = walk_chain(file, text, own, resolve)?;
+    let chain = files.iter().map(|(file, _)| file.clone()).collect();
+    let (_, mut merged) = files.pop().expect("the chain has its first file");
+    while let Some((_, child)) = files.pop() {
+        merge_over(&mut merged, child);
+    }
+    Ok((merged, chain))
+}
+
+/// Every file of the chain from `file` up, each checked alone by
+/// `own(file, text)`, with its name: `file` first, the file that inherits
+/// nothing last. `resolve` as for [`merged_chain`].
+pub fn walk_chain<T, E>(
+    file: &str,
+    text: &str,
+    own: &OwnCheck<'_, T, E>,
+    resolve: &Resolver<'_>,
+) -> Result<Vec<(String, T)>, ChainError<E>> {
+    let mut files: Vec<(String, T)> = Vec::new();
     let (mut file, mut text) = (file.to_owned(), text.to_owned());
     loop {
         let OwnFile { table, inherits } = own(&file, &text).map_err(ChainError::File)?;
-        tables.push(table);
+        files.push((file.clone(), table));
         let Some(name) = inherits else { break };
         let link = |reason: String| ChainError::Link {
             file: file.clone(),
             reason,
         };
-        if chain.len() >= MAX_INHERITANCE_DEPTH {
+        if files.len() > MAX_INHERITANCE_DEPTH {
             return Err(link(format!(
                 "a chain deeper than {MAX_INHERITANCE_DEPTH} files (a cycle?)"
             )));
         }
         let (parent_file, parent_text) = resolve(&file, &name).map_err(link)?;
-        if chain.contains(&parent_file) {
+        if files.iter().any(|(f, _)| *f == parent_file) {
             return Err(link(format!("a cycle through '{parent_file}'")));
         }
-        chain.push(parent_file.clone());
         (file, text) = (parent_file, parent_text);
     }
-    let mut merged = tables.pop().expect("the chain has its first file");
-    while let Some(child) = tables.pop() {
-        merge_over(&mut merged, child);
-    }
-    Ok((merged, chain))
+    Ok(files)
 }
 
 /// `child`'s keys over `parent`'s: tables key by key, anything else

@@ -8,11 +8,9 @@ use super::{
     PromotionRules, Region, RegionMap, Rules, Variant, VariantError, move_rules_for,
 };
 use crate::betza;
+use crate::inherit::{ChainError, OwnFile, walk_chain};
 use crate::movement::PieceMoves;
 use crate::types::{Bitboard, ByColor, MAX_PIECE_TYPES, PieceType, Square};
-
-/// Deepest inheritance chain accepted (guards against cycles).
-const MAX_INHERITANCE_DEPTH: usize = 16;
 
 /// Parse a variant file into its data. `file` names it in errors;
 /// `resolve` turns an `inherits` value into `(file name, text)` of the
@@ -23,45 +21,46 @@ pub(crate) fn parse_variant_data(
     text: &str,
     resolve: &dyn Fn(&str) -> Option<(String, String)>,
 ) -> Result<Variant, VariantError> {
-    let merged = load_chain(file, text, resolve, &mut Vec::new())?;
+    let merged = load_chain(file, text, resolve)?;
     build(file, &merged)
 }
 
+/// The chain's files merged field by field, the nearest file's value
+/// winning; the name and the inheritance link belong to `file` alone.
 fn load_chain(
     file: &str,
     text: &str,
     resolve: &dyn Fn(&str) -> Option<(String, String)>,
-    chain: &mut Vec<String>,
 ) -> Result<VariantFile, VariantError> {
-    let parsed: VariantFile = toml::from_str(text).map_err(|e| VariantError {
-        file: file.to_owned(),
-        key: String::new(),
-        reason: super::file::describe_toml_error(&e, text),
+    let own = |file: &str, text: &str| {
+        let parsed: VariantFile = toml::from_str(text).map_err(|e| VariantError {
+            file: file.to_owned(),
+            key: String::new(),
+            reason: super::file::describe_toml_error(&e, text),
+        })?;
+        let inherits = parsed.inherits.clone();
+        Ok(OwnFile {
+            table: parsed,
+            inherits,
+        })
+    };
+    let resolve = |_: &str, name: &str| {
+        resolve(name).ok_or_else(|| format!("no variant named or found at '{name}'"))
+    };
+    let mut files = walk_chain(file, text, &own, &resolve).map_err(|e| match e {
+        ChainError::File(e) => e,
+        ChainError::Link { file, reason } => VariantError {
+            file,
+            key: "inherits".into(),
+            reason,
+        },
     })?;
-    let Some(parent_name) = parsed.inherits.clone() else {
-        return Ok(parsed);
-    };
-    chain.push(file.to_owned());
-    let err = |reason: String| VariantError {
-        file: file.to_owned(),
-        key: "inherits".into(),
-        reason,
-    };
-    if chain.len() > MAX_INHERITANCE_DEPTH {
-        return Err(err(format!(
-            "inheritance deeper than {MAX_INHERITANCE_DEPTH} files (a cycle?)"
-        )));
+    let (_, mut merged) = files.pop().expect("the chain has its first file");
+    while let Some((_, child)) = files.pop() {
+        let name = child.name.clone();
+        merged = child.merge(merged);
+        merged.name = name;
     }
-    let (parent_file, parent_text) = resolve(&parent_name)
-        .ok_or_else(|| err(format!("no variant named or found at '{parent_name}'")))?;
-    if chain.contains(&parent_file) {
-        return Err(err(format!("inheritance cycle through '{parent_file}'")));
-    }
-    let parent = load_chain(&parent_file, &parent_text, resolve, chain)?;
-    // The name and the inheritance link belong to the child alone.
-    let name = parsed.name.clone();
-    let mut merged = parsed.merge(parent);
-    merged.name = name;
     merged.inherits = None;
     Ok(merged)
 }
