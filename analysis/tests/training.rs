@@ -238,8 +238,20 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 6,
-        "the five steps of the chess evaluation and the shipped chess.toml"
+        checked, 7,
+        "the five steps of the chess evaluation, the shipped chess.toml and chess-network.toml"
+    );
+    // The network file is step 5's weights plus a learned correction.
+    let mut network = load_eval(&dir.join("chess-network.toml"));
+    let net = network
+        .network
+        .take()
+        .expect("chess-network.toml holds a network");
+    assert_eq!(net.pieces.len(), 6);
+    assert_eq!(
+        network,
+        load_eval(&dir.join("chess.toml")),
+        "chess-network.toml carries chess.toml's weights"
     );
     // The shipped file is the last step's weights under the name to use,
     // by inheritance (nothing of its own to drift).

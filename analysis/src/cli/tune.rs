@@ -8,6 +8,7 @@ use pocketlab_core::engine::EvalParams;
 use pocketlab_selfplay::log::open_log;
 
 use crate::training::load_params;
+use crate::training::network::{NetworkOptions, tune_network};
 use crate::training::texel::{SquareOptions, TexelData, TexelOptions, tune, tune_squares};
 
 #[derive(Debug, Args)]
@@ -37,13 +38,46 @@ pub struct TuneArgs {
     /// other weight held).
     #[arg(long)]
     pub squares: bool,
-    /// With `--squares`: passes of gradient descent over the positions.
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub epochs: u32,
+    /// Fit a learned correction instead of the weights: a network over
+    /// where each piece stands (`[network]` in the file; every weight
+    /// held, any network of `--params` replaced).
+    #[arg(long, conflicts_with_all = ["squares", "weights"])]
+    pub network: bool,
+    /// With `--network`: hidden units.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024), requires = "network")]
+    pub hidden: u32,
+    /// With `--network`: label each position by a search of this many
+    /// nodes (with the `--params` evaluation) as well as by its game's result.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "network")]
+    pub search_nodes: Option<u64>,
+    /// With `--search-nodes`: the search's share of each label, 0 to 1.
+    #[arg(long, default_value_t = 0.5, value_parser = share, requires = "search_nodes")]
+    pub search_share: f64,
+    /// With `--search-nodes`: per logged position, this many more reached
+    /// from it by one to four random legal moves (kept when quiet),
+    /// labelled by the search alone: more and more varied positions.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100), requires = "search_nodes")]
+    pub derived: u32,
+    /// With `--network`: seeds the first weights and the order of the positions.
+    #[arg(long, default_value_t = 1, requires = "network")]
+    pub seed: u64,
+    /// Passes over the positions: with `--squares` (default 400) or
+    /// `--network` (default 30).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub epochs: Option<u32>,
     /// With `--squares`: the ridge penalty per centipawn² of adjustment
     /// (larger keeps seldom-visited squares nearer the derived bonus).
     #[arg(long, default_value_t = 1e-7)]
     pub ridge: f64,
+}
+
+fn share(text: &str) -> Result<f64, String> {
+    let value: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{value} is outside 0 to 1"))
+    }
 }
 
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
@@ -73,9 +107,44 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         "variant {}: {train} quiet positions to fit, {held_out} held out (one game pair in ten)",
         variant.name
     );
-    let outcome = if args.squares {
+    let mut label_fit = None;
+    let outcome = if args.network {
+        let options = NetworkOptions {
+            hidden: args.hidden as usize,
+            epochs: args.epochs.unwrap_or(30) as usize,
+            seed: args.seed,
+            search_nodes: args.search_nodes,
+            search_share: args.search_share,
+            derived: args.derived as usize,
+            ..NetworkOptions::default()
+        };
+        if let Some(nodes) = args.search_nodes {
+            println!("labelling every position by a search of {nodes} nodes as well");
+        }
+        let derived = |train: usize, held_out: usize| {
+            if train + held_out > 0 {
+                println!("{train} derived positions to fit, {held_out} held out");
+            }
+        };
+        let outcome = tune_network(&data, variant, &start, &options, derived, |r| {
+            println!(
+                "epoch {:>4}  error {:.6}  held out {:.6}",
+                r.epoch, r.train_error, r.held_out_error
+            );
+        });
+        println!(
+            "kept epoch {}: held-out error against the labels {:.6} -> {:.6}",
+            outcome.best_epoch, outcome.label_error_before, outcome.label_error_after
+        );
+        if args.search_nodes.is_some() {
+            // The labels are mostly the search's: the error against game
+            // results below is for comparison, not what was fitted.
+            label_fit = Some((outcome.label_error_before, outcome.label_error_after));
+        }
+        outcome.fit
+    } else if args.squares {
         let options = SquareOptions {
-            epochs: args.epochs as usize,
+            epochs: args.epochs.unwrap_or(400) as usize,
             ridge: args.ridge,
             ..SquareOptions::default()
         };
@@ -102,24 +171,55 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         outcome.held_out_error_before,
         outcome.held_out_error_after
     );
-    if outcome.held_out_error_after >= outcome.held_out_error_before {
-        println!(
+    match label_fit {
+        Some((before, after)) if after >= before => println!(
+            "the held-out error against the labels did not fall: the network learned nothing \
+             that generalises"
+        ),
+        Some(_) => {}
+        None if outcome.held_out_error_after >= outcome.held_out_error_before => println!(
             "the held-out error did not fall: the fit does not generalise (more games, or fewer passes)"
-        );
+        ),
+        None => {}
     }
     for (key, before, after) in &outcome.changed {
         println!("  {key:<28} {before:>6} -> {after:>6}");
     }
     let header = format!(
-        "# Texel-tuned evaluation for {}: `pocketlab tune {}{}` ({train} positions, held-out \
-         error {:.6} -> {:.6}).\n",
+        "# {} for {}: `pocketlab tune {}{}` ({train} positions, held-out error {:.6} -> \
+         {:.6}).\n",
+        if args.network {
+            "Evaluation with a fitted network"
+        } else {
+            "Texel-tuned evaluation"
+        },
         variant.name,
         [
             args.params
                 .as_ref()
                 .map(|p| format!("--params {} ", p.display())),
-            Some(if args.squares {
-                format!("--squares --epochs {} --ridge {} ", args.epochs, args.ridge)
+            Some(if args.network {
+                let search = args
+                    .search_nodes
+                    .map(|n| {
+                        format!(
+                            "--search-nodes {n} --search-share {} --derived {} ",
+                            args.search_share, args.derived
+                        )
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "--network --hidden {} --epochs {} --seed {} {search}",
+                    args.hidden,
+                    args.epochs.unwrap_or(30),
+                    args.seed
+                )
+            } else if args.squares {
+                format!(
+                    "--squares --epochs {} --ridge {} ",
+                    args.epochs.unwrap_or(400),
+                    args.ridge
+                )
             } else {
                 let only = if args.weights.is_empty() {
                     String::new()
@@ -143,6 +243,13 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         outcome.held_out_error_before,
         outcome.held_out_error_after
     );
+    let header = match label_fit {
+        Some((before, after)) => format!(
+            "{header}# Fitted to search labels: their held-out error {before:.6} -> {after:.6} \
+             (the error above is against game results).\n"
+        ),
+        None => header,
+    };
     std::fs::write(&args.out, header + &outcome.params.to_toml())
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
     println!("tuned parameters: {}", args.out.display());

@@ -33,18 +33,18 @@ use super::samples::for_each_quiet_position;
 
 /// One position with its game's result.
 #[derive(Clone, Debug)]
-struct Labelled<'v> {
-    pos: Position<'v>,
+pub(super) struct Labelled<'v> {
+    pub(super) pos: Position<'v>,
     /// White's score in the game: 1, 0.5 or 0.
-    result: f64,
+    pub(super) result: f64,
 }
 
 /// The labelled quiet positions of some logs, split into a training set and
 /// a held-out set.
 #[derive(Debug)]
 pub struct TexelData<'v> {
-    train: Vec<Labelled<'v>>,
-    held_out: Vec<Labelled<'v>>,
+    pub(super) train: Vec<Labelled<'v>>,
+    pub(super) held_out: Vec<Labelled<'v>>,
 }
 
 impl<'v> TexelData<'v> {
@@ -88,6 +88,16 @@ impl<'v> TexelData<'v> {
         Ok(data)
     }
 
+    /// `set` as both the training and the held-out set (tests with a
+    /// known truth, where generalising is not the question).
+    #[cfg(test)]
+    pub(super) fn fit_and_hold_out(set: Vec<Labelled<'v>>) -> TexelData<'v> {
+        TexelData {
+            train: set.clone(),
+            held_out: set,
+        }
+    }
+
     /// Positions for fitting and positions held out.
     pub fn sizes(&self) -> (usize, usize) {
         (self.train.len(), self.held_out.len())
@@ -95,7 +105,7 @@ impl<'v> TexelData<'v> {
 }
 
 /// The static evaluation of `pos` from White's side.
-fn white_view(eval: &Evaluator, pos: &Position<'_>) -> f64 {
+pub(super) fn white_view(eval: &Evaluator, pos: &Position<'_>) -> f64 {
     let stm = f64::from(eval.evaluate(pos));
     if pos.side_to_move() == Color::White {
         stm
@@ -105,7 +115,7 @@ fn white_view(eval: &Evaluator, pos: &Position<'_>) -> f64 {
 }
 
 /// Mean squared error of the predicted results of `set` under `eval`.
-fn mean_error(set: &[Labelled<'_>], eval: &Evaluator, k: f64) -> f64 {
+pub(super) fn mean_error(set: &[Labelled<'_>], eval: &Evaluator, k: f64) -> f64 {
     if set.is_empty() {
         return f64::NAN;
     }
@@ -124,7 +134,7 @@ fn mean_error(set: &[Labelled<'_>], eval: &Evaluator, k: f64) -> f64 {
 
 /// The scale `k` that fits the results best under `params` (golden-section
 /// search; the error is unimodal in `k`).
-fn fit_scale(set: &[Labelled<'_>], variant: &Variant, params: &EvalParams) -> f64 {
+pub(super) fn fit_scale(set: &[Labelled<'_>], variant: &Variant, params: &EvalParams) -> f64 {
     let eval = Evaluator::new(variant, params);
     let (mut lo, mut hi) = (0.05f64, 4.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
@@ -430,10 +440,7 @@ mod tests {
                 Labelled { pos, result }
             })
             .collect();
-        TexelData {
-            train: set.clone(),
-            held_out: set,
-        }
+        TexelData::fit_and_hold_out(set)
     }
 
     /// Positions labelled by a known evaluation: the tuner must move a

@@ -10,6 +10,7 @@
 //! Middlegame and endgame weights are blended by the share of non-pawn
 //! material left (pockets included).
 
+use super::network::BoundNetwork;
 use super::params::{EvalParams, Phased};
 use crate::movement::SliderLines;
 use crate::position::Position;
@@ -67,6 +68,8 @@ pub struct Evaluator {
     /// the occupancy (leapers), so their structure terms depend on where
     /// they stand alone and a [`PawnCache`] may keep them.
     pawn_structure_cacheable: bool,
+    /// The learned correction, if the parameters hold one.
+    network: Option<BoundNetwork>,
 }
 
 // Type masks in `evaluate` hold one bit per piece type.
@@ -260,6 +263,10 @@ impl Evaluator {
             royal_zones,
             shield_fronts,
             pawn_structure_cacheable,
+            network: params
+                .network
+                .as_ref()
+                .map(|net| BoundNetwork::new(variant, net)),
         }
     }
 
@@ -382,7 +389,10 @@ impl Evaluator {
         };
         let blended =
             |side: Color| (mg[side] * phase + eg[side] * scale / 64 * (full - phase)) / full;
-        let score = blended(us) - blended(!us) + i64::from(self.params.tempo);
+        let mut score = blended(us) - blended(!us) + i64::from(self.params.tempo);
+        if let Some(net) = &self.network {
+            score += i64::from(net.evaluate(pos));
+        }
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
 

@@ -22,6 +22,7 @@
 
 mod budget;
 mod eval;
+mod network;
 mod params;
 mod rules;
 mod search;
@@ -29,6 +30,10 @@ mod see;
 mod tt;
 
 pub use eval::Evaluator;
+pub use network::{
+    ACTIVATION_ONE, MAX_HIDDEN, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, NetworkInputs,
+    OUTPUT_UNIT,
+};
 pub use params::{
     EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable,
 };

@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::network::Network;
 use crate::inherit::{ChainError, OwnFile, Resolver, merged_chain};
 use crate::types::{Color, PieceType, Square};
 use crate::variant::Variant;
@@ -126,6 +127,10 @@ pub struct EvalParams {
     /// then left out of the file, which published logs record).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub piece_squares: BTreeMap<String, SquareTable>,
+    /// A learned correction added to the evaluation (what `pocketlab tune
+    /// --network` fits); none by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
     /// The file a parameter file builds on, as written; only
     /// [`EvalParams::from_toml_inheriting`] follows it, and loaded
     /// parameters never carry it (nor does a written file).
@@ -286,6 +291,7 @@ impl Default for EvalParams {
             endgame_scale: EndgameScale::default(),
             mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
+            network: None,
             inherits: None,
         }
     }
@@ -455,6 +461,9 @@ impl EvalParams {
                 }
             }
         }
+        if let Some(network) = &self.network {
+            network.validate()?;
+        }
         if !(0..=400).contains(&self.pocket_value_percent) {
             return Err("pocket_value_percent must be between 0 and 400".into());
         }
@@ -542,6 +551,7 @@ impl EvalParams {
     pub fn to_toml(&self) -> String {
         let scalars = EvalParams {
             piece_squares: BTreeMap::new(),
+            network: None,
             ..self.clone()
         };
         let mut out = toml::to_string_pretty(&scalars).expect("evaluation parameters serialise");
@@ -557,6 +567,9 @@ impl EvalParams {
                 }
                 out.push_str("]\n");
             }
+        }
+        if let Some(net) = &self.network {
+            out.push_str(&net.to_toml());
         }
         out
     }

@@ -1,0 +1,639 @@
+//! Fitting the evaluation's learned correction ([`Network`]) to the lab's
+//! own games.
+//!
+//! The model is the hand-written evaluation of the start parameters plus
+//! the network's output for the side to move; it predicts each quiet
+//! position's label as `1 / (1 + 10^(-k * eval / 400))` with the scale `k`
+//! of [`super::texel`], fitted to the start parameters and held. A label
+//! is the game's result for White or, with [`NetworkOptions::search_nodes`],
+//! a blend of it with what a node-limited search of the start parameters
+//! predicts (the search's score through the same curve): the network then
+//! learns what the search sees and the static terms miss.
+//!
+//! Training is mini-batch gradient descent (Adam) in `f32` from seeded
+//! weights, the output weights starting at zero (so the first model is the
+//! start evaluation). Each batch's gradient is summed over fixed chunks in
+//! order, so the fit is the same for any number of threads. The epoch
+//! whose held-out error (labels as trained) is lowest is kept and rounded
+//! to the integer weights the evaluator runs; the errors reported against
+//! game results are the evaluator's own, comparable with a weight fit's.
+
+use pocketlab_core::engine::{
+    ACTIVATION_ONE, EvalParams, Evaluator, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
+    NetworkInputs, OUTPUT_UNIT, SearchLimits, SearchOptions, Searcher,
+};
+use pocketlab_core::types::splitmix;
+use pocketlab_core::{Color, MoveList, Variant};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::quiet::is_quiet;
+
+use super::texel::{Labelled, TexelData, TexelOutcome, fit_scale, mean_error, white_view};
+
+/// Settings of a network fit ([`tune_network`]).
+#[derive(Clone, Debug)]
+pub struct NetworkOptions {
+    /// Hidden units.
+    pub hidden: usize,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Adam's step size.
+    pub rate: f32,
+    /// Seeds the first weights and the order of the positions.
+    pub seed: u64,
+    /// Label positions by a search of this many nodes as well as by the
+    /// game's result (`None`: the result alone).
+    pub search_nodes: Option<u64>,
+    /// With `search_nodes`: the search's share of a label, 0 to 1.
+    pub search_share: f64,
+    /// With `search_nodes`: per logged position, this many more reached
+    /// from it by one to four random legal moves (kept when quiet),
+    /// labelled by the search alone.
+    pub derived: usize,
+}
+
+impl Default for NetworkOptions {
+    fn default() -> NetworkOptions {
+        NetworkOptions {
+            hidden: 32,
+            epochs: 30,
+            batch: 4096,
+            rate: 1e-3,
+            seed: 1,
+            search_nodes: None,
+            search_share: 0.5,
+            derived: 0,
+        }
+    }
+}
+
+/// Progress of a network fit, per epoch.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    /// Mean squared error against the labels, training and held-out sets.
+    pub train_error: f64,
+    pub held_out_error: f64,
+}
+
+/// What a network fit found: the evaluator's errors against game results
+/// (comparable with a weight fit's) and the fit's own against its labels.
+#[derive(Clone, Debug)]
+pub struct NetworkOutcome {
+    pub fit: TexelOutcome,
+    /// The epoch kept (lowest held-out error against the labels; 0: none
+    /// improved on the start).
+    pub best_epoch: usize,
+    /// Held-out error against the labels, before and at the kept epoch.
+    pub label_error_before: f64,
+    pub label_error_after: f64,
+}
+
+/// One position as the fit sees it.
+struct Sample {
+    /// The start evaluation from White's side, in centipawns.
+    base: f32,
+    /// +1 when White is to move (the network speaks for the mover).
+    sign: f32,
+    inputs: Vec<(u32, f32)>,
+    label: f32,
+}
+
+/// The float model: input weights feature by feature, hidden biases,
+/// output weights and bias in pawns.
+#[derive(Clone)]
+struct Model {
+    hidden: usize,
+    input: Vec<f32>,
+    bias: Vec<f32>,
+    output: Vec<f32>,
+    output_bias: f32,
+}
+
+/// The parameters of [`Model`] as one flat vector, for Adam.
+fn flat_len(model: &Model) -> usize {
+    model.input.len() + 2 * model.hidden + 1
+}
+
+impl Model {
+    fn new(inputs: usize, hidden: usize, rng: &mut ChaCha8Rng) -> Model {
+        Model {
+            hidden,
+            input: (0..inputs * hidden)
+                .map(|_| rng.random_range(-0.05f32..0.05))
+                .collect(),
+            bias: vec![0.5; hidden],
+            output: vec![0.0; hidden],
+            output_bias: 0.0,
+        }
+    }
+
+    /// The hidden sums of `sample`, into `acc`.
+    fn hidden_sums(&self, sample: &Sample, acc: &mut [f32]) {
+        acc.copy_from_slice(&self.bias);
+        for &(i, x) in &sample.inputs {
+            let row = &self.input[i as usize * self.hidden..(i as usize + 1) * self.hidden];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w * x;
+            }
+        }
+    }
+
+    /// The correction in centipawns for the side to move, given the sums.
+    fn output_of(&self, acc: &[f32]) -> f32 {
+        let sum: f32 = acc
+            .iter()
+            .zip(&self.output)
+            .map(|(a, o)| a.clamp(0.0, 1.0) * o)
+            .sum();
+        100.0 * (sum + self.output_bias)
+    }
+
+    fn predict(&self, sample: &Sample, acc: &mut [f32], scale: f32) -> f32 {
+        self.hidden_sums(sample, acc);
+        let white = sample.base + sample.sign * self.output_of(acc);
+        1.0 / (1.0 + (-scale * white).exp())
+    }
+
+    /// Adds the gradient of `sample`'s squared error to `grad` (laid out
+    /// as [`Model::apply`] reads it); returns the error.
+    fn accumulate(&self, sample: &Sample, acc: &mut [f32], scale: f32, grad: &mut [f32]) -> f32 {
+        let p = self.predict(sample, acc, scale);
+        let diff = p - sample.label;
+        // d error / d output (in pawns).
+        let g = 2.0 * diff * p * (1.0 - p) * scale * sample.sign * 100.0;
+        let h = self.hidden;
+        let (g_input, rest) = grad.split_at_mut(self.input.len());
+        let (g_bias, rest) = rest.split_at_mut(h);
+        let (g_output, g_output_bias) = rest.split_at_mut(h);
+        g_output_bias[0] += g;
+        for j in 0..h {
+            let a = acc[j];
+            g_output[j] += g * a.clamp(0.0, 1.0);
+            // The clipped unit passes gradient only inside its range.
+            acc[j] = if a > 0.0 && a < 1.0 {
+                g * self.output[j]
+            } else {
+                0.0
+            };
+            g_bias[j] += acc[j];
+        }
+        for &(i, x) in &sample.inputs {
+            let row = &mut g_input[i as usize * h..(i as usize + 1) * h];
+            for (gw, d) in row.iter_mut().zip(acc.iter()) {
+                *gw += d * x;
+            }
+        }
+        diff * diff
+    }
+
+    fn mean_error(&self, set: &[Sample], scale: f32) -> f64 {
+        if set.is_empty() {
+            return f64::NAN;
+        }
+        let errors: Vec<f64> = set
+            .par_chunks(1024)
+            .map(|chunk| {
+                let mut acc = vec![0.0; self.hidden];
+                chunk
+                    .iter()
+                    .map(|s| {
+                        let d = self.predict(s, &mut acc, scale) - s.label;
+                        f64::from(d * d)
+                    })
+                    .sum::<f64>()
+            })
+            .collect();
+        errors.iter().sum::<f64>() / set.len() as f64
+    }
+
+    /// One Adam step along `grad` (already averaged).
+    fn apply(&mut self, grad: &[f32], adam: &mut Adam, rate: f32) {
+        adam.step += 1;
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let c1 = 1.0 - b1.powi(adam.step);
+        let c2 = 1.0 - b2.powi(adam.step);
+        let h = self.hidden;
+        let params = self
+            .input
+            .iter_mut()
+            .chain(self.bias.iter_mut())
+            .chain(self.output.iter_mut())
+            .chain(std::iter::once(&mut self.output_bias));
+        for (((w, &g), m), v) in params
+            .zip(grad)
+            .zip(adam.m.iter_mut())
+            .zip(adam.v.iter_mut())
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+        }
+        // Keep the rounded weights within what a file may hold.
+        let input_bound = MAX_INPUT_WEIGHT as f32 / ACTIVATION_ONE as f32;
+        for w in self.input.iter_mut().chain(self.bias.iter_mut()) {
+            *w = w.clamp(-input_bound, input_bound);
+        }
+        debug_assert_eq!(self.bias.len(), h);
+    }
+
+    /// The integer network the evaluator runs.
+    fn rounded(&self, pieces: &str) -> Network {
+        let one = ACTIVATION_ONE as f32;
+        let input_weight =
+            |w: &f32| ((w * one).round() as i32).clamp(-MAX_INPUT_WEIGHT, MAX_INPUT_WEIGHT);
+        let output_weight = |cp: f32| {
+            (cp.round() as i64).clamp(-i64::from(MAX_OUTPUT_WEIGHT), i64::from(MAX_OUTPUT_WEIGHT))
+                as i32
+        };
+        Network {
+            pieces: pieces.to_owned(),
+            hidden: self.hidden,
+            input: self.input.iter().map(input_weight).collect(),
+            bias: self.bias.iter().map(input_weight).collect(),
+            output: self
+                .output
+                .iter()
+                .map(|o| output_weight(o * 100.0 * OUTPUT_UNIT as f32))
+                .collect(),
+            output_bias: output_weight(self.output_bias * 100.0),
+        }
+    }
+}
+
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+/// The letters of every piece type of `variant`, in its order.
+fn piece_letters(variant: &Variant) -> String {
+    variant
+        .piece_types()
+        .map(|k| variant.letter(k).to_ascii_uppercase())
+        .collect()
+}
+
+/// The search's view of `pos` from White's side, through the result
+/// curve: what a node-limited search of `params` expects White to score.
+fn search_label<'v>(
+    searcher: &mut Searcher<pocketlab_core::engine::StandardRules<'v>>,
+    labelled: &Labelled<'v>,
+    nodes: u64,
+    k: f64,
+) -> f64 {
+    // Each position searched from a fresh table: the label depends on the
+    // position alone, not on which positions a thread met before.
+    searcher.new_game();
+    let result = searcher.search(&labelled.pos, &[], &SearchLimits::nodes(nodes));
+    // Mates count as a won position, not as an infinite one.
+    let stm = f64::from(result.score.clamp(-2000, 2000));
+    let white = if labelled.pos.side_to_move() == Color::White {
+        stm
+    } else {
+        -stm
+    };
+    1.0 / (1.0 + 10f64.powf(-k * white / 400.0))
+}
+
+/// Positions one to four random legal moves from each of `set`'s, `per`
+/// tries per position, kept when quiet; their result is unknown (NaN).
+fn derived_positions<'v>(
+    set: &[Labelled<'v>],
+    per: usize,
+    seed: u64,
+    eval: &Evaluator,
+) -> Vec<Labelled<'v>> {
+    set.par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, l)| {
+            let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ splitmix(i as u64)));
+            let mut buffer = MoveList::new();
+            let mut out = Vec::new();
+            for _ in 0..per {
+                let mut pos = l.pos.clone();
+                for _ in 0..rng.random_range(1..=4) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                }
+                if !pos.legal_moves().is_empty() && is_quiet(&pos, eval, &mut buffer) {
+                    out.push(Labelled {
+                        pos,
+                        result: f64::NAN,
+                    });
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+fn samples(
+    set: &[Labelled<'_>],
+    base: &Evaluator,
+    inputs: &NetworkInputs,
+    label: &(dyn Fn(usize, &Labelled<'_>) -> f64 + Sync),
+) -> Vec<Sample> {
+    set.par_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut features = Vec::with_capacity(40);
+            inputs.for_each(&l.pos, |input, value| {
+                features.push((input as u32, value as f32));
+            });
+            Sample {
+                base: white_view(base, &l.pos) as f32,
+                sign: if l.pos.side_to_move() == Color::White {
+                    1.0
+                } else {
+                    -1.0
+                },
+                inputs: features,
+                label: label(i, l) as f32,
+            }
+        })
+        .collect()
+}
+
+/// Fits a network on top of `start`'s hand-written terms (any network
+/// `start` holds is replaced); `derived` hears how many derived positions
+/// joined the training and held-out sets, `progress` of each epoch.
+pub fn tune_network(
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    derived: impl FnOnce(usize, usize),
+    mut progress: impl FnMut(EpochReport),
+) -> NetworkOutcome {
+    let mut base_params = start.clone();
+    base_params.network = None;
+    let k = fit_scale(&data.train, variant, &base_params);
+    let base = Evaluator::new(variant, &base_params);
+    let pieces = piece_letters(variant);
+    let inputs = NetworkInputs::new(variant, &pieces);
+    let search_labels = |set: &[Labelled<'_>]| -> Option<Vec<f64>> {
+        let nodes = options.search_nodes?;
+        let search_options = SearchOptions {
+            hash_megabytes: 1,
+            ..SearchOptions::default()
+        };
+        Some(
+            set.par_chunks(64)
+                .flat_map_iter(|chunk| {
+                    let mut searcher =
+                        Searcher::standard(variant, &base_params, search_options.clone());
+                    chunk
+                        .iter()
+                        .map(|l| search_label(&mut searcher, l, nodes, k))
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
+        )
+    };
+    let share = options.search_share.clamp(0.0, 1.0);
+    let build = |logged: &[Labelled<'_>], salt: u64| {
+        let mut set = logged.to_vec();
+        if options.search_nodes.is_some() && options.derived > 0 {
+            set.extend(derived_positions(
+                logged,
+                options.derived,
+                options.seed ^ salt,
+                &base,
+            ));
+        }
+        let searched = search_labels(&set);
+        let label = |i: usize, l: &Labelled<'_>| match &searched {
+            // A derived position has no game: the search alone labels it.
+            Some(s) if l.result.is_nan() => s[i],
+            Some(s) => share * s[i] + (1.0 - share) * l.result,
+            None => l.result,
+        };
+        (
+            samples(&set, &base, &inputs, &label),
+            set.len() - logged.len(),
+        )
+    };
+    let (train, train_derived) = build(&data.train, 0);
+    let (held_out, held_out_derived) = build(&data.held_out, 1);
+    derived(train_derived, held_out_derived);
+
+    let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut model = Model::new(Network::inputs_for(pieces.len()), options.hidden, &mut rng);
+    let n = flat_len(&model);
+    let mut adam = Adam {
+        m: vec![0.0; n],
+        v: vec![0.0; n],
+        step: 0,
+    };
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let label_error_before = model.mean_error(&held_out, scale);
+    let mut best = (label_error_before, model.clone(), 0);
+    progress(EpochReport {
+        epoch: 0,
+        train_error: model.mean_error(&train, scale),
+        held_out_error: label_error_before,
+    });
+    const CHUNK: usize = 512;
+    for epoch in 1..=options.epochs {
+        order.shuffle(&mut rng);
+        for batch in order.chunks(options.batch.max(1)) {
+            // Fixed chunks summed in order: the same step for any number of threads.
+            let parts: Vec<Vec<f32>> = batch
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut grad = vec![0.0f32; n];
+                    let mut acc = vec![0.0f32; model.hidden];
+                    for &i in chunk {
+                        model.accumulate(&train[i], &mut acc, scale, &mut grad);
+                    }
+                    grad
+                })
+                .collect();
+            let mut grad = vec![0.0f32; n];
+            for part in parts {
+                for (g, p) in grad.iter_mut().zip(part) {
+                    *g += p;
+                }
+            }
+            let count = batch.len() as f32;
+            grad.iter_mut().for_each(|g| *g /= count);
+            model.apply(&grad, &mut adam, options.rate);
+        }
+        let report = EpochReport {
+            epoch,
+            train_error: model.mean_error(&train, scale),
+            held_out_error: model.mean_error(&held_out, scale),
+        };
+        if report.held_out_error < best.0 {
+            best = (report.held_out_error, model.clone(), epoch);
+        }
+        progress(report);
+    }
+    let mut tuned = start.clone();
+    tuned.network = Some(best.1.rounded(&pieces));
+    let error = |set: &[Labelled<'_>], params: &EvalParams| {
+        mean_error(set, &Evaluator::new(variant, params), k)
+    };
+    NetworkOutcome {
+        fit: TexelOutcome {
+            scale: k,
+            train_error_before: error(&data.train, start),
+            train_error_after: error(&data.train, &tuned),
+            held_out_error_before: error(&data.held_out, start),
+            held_out_error_after: error(&data.held_out, &tuned),
+            params: tuned,
+            passes: options.epochs,
+            changed: Vec::new(),
+        },
+        best_epoch: best.2,
+        label_error_before,
+        label_error_after: best.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pocketlab_core::{Position, builtin};
+
+    /// Positions labelled by an evaluation that knows something the start
+    /// parameters do not (a knight on its own c3 is worth a pawn more):
+    /// the network must learn it, and the evaluator running the rounded
+    /// network must predict the labels better than the start.
+    #[test]
+    fn a_planted_term_is_learned_by_the_network() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let eval = Evaluator::new(&v, &start);
+        let fens = [
+            "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1",
+            "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/2n5/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/N3K3 b - - 0 1",
+            "n3k3/8/8/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/8/8/8/8/1N6/4K3 w - - 0 1",
+        ];
+        let set: Vec<Labelled<'_>> = fens
+            .iter()
+            .map(|fen| {
+                let pos = Position::from_fen(&v, fen).unwrap();
+                let mut white = white_view(&eval, &pos);
+                // The planted term, for whichever side has the knight on
+                // its own c3 (White's c3 or Black's c6).
+                if fen.contains("2N5/8/4K3") {
+                    white += 100.0;
+                }
+                if fen.starts_with("4k3/8/2n5") {
+                    white -= 100.0;
+                }
+                let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
+                Labelled { pos, result }
+            })
+            .collect();
+        let data = TexelData::fit_and_hold_out(set);
+        let options = NetworkOptions {
+            hidden: 4,
+            epochs: 3000,
+            batch: 8,
+            rate: 3e-3,
+            ..NetworkOptions::default()
+        };
+        let outcome = tune_network(&data, &v, &start, &options, |_, _| {}, |_| {}).fit;
+        assert!(
+            outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
+            "{} -> {}",
+            outcome.held_out_error_before,
+            outcome.held_out_error_after
+        );
+        let tuned = Evaluator::new(&v, &outcome.params);
+        let pos = Position::from_fen(&v, fens[0]).unwrap();
+        let gain = tuned.evaluate(&pos) - eval.evaluate(&pos);
+        // The scale `k` is fitted, so the gain is near, not at, the planted 100.
+        assert!((30..=200).contains(&gain), "knight on c3 gained {gain}");
+        // The hand-written weights are left as they were.
+        assert_eq!(outcome.params.weights(), start.weights());
+    }
+
+    /// Derived positions are a few legal moves away, quiet, not over, and
+    /// the same for the same seed.
+    #[test]
+    fn derived_positions_are_quiet_reachable_and_seeded() {
+        let v = builtin::load("chess").unwrap();
+        let eval = Evaluator::new(&v, &EvalParams::default());
+        let start = Labelled {
+            pos: Position::start(&v),
+            result: 0.5,
+        };
+        let set = vec![start.clone(), start];
+        let derived = derived_positions(&set, 20, 7, &eval);
+        assert!(derived.len() >= 20, "{} of 40 kept", derived.len());
+        let mut buffer = MoveList::new();
+        for l in &derived {
+            assert!(l.result.is_nan());
+            assert!(is_quiet(&l.pos, &eval, &mut buffer));
+            assert!(!l.pos.legal_moves().is_empty());
+            assert_ne!(l.pos.hash(), set[0].pos.hash());
+            // One to four plies from the start: at most two moves each.
+            assert!(l.pos.fullmove_number() <= 3, "{}", l.pos.to_fen());
+        }
+        let again = derived_positions(&set, 20, 7, &eval);
+        let fens = |ls: &[Labelled<'_>]| ls.iter().map(|l| l.pos.to_fen()).collect::<Vec<_>>();
+        assert_eq!(fens(&derived), fens(&again));
+        assert_ne!(fens(&derived), fens(&derived_positions(&set, 20, 8, &eval)));
+    }
+
+    /// The fit depends on the seed and the data alone, not on the threads,
+    /// search labels and derived positions included.
+    #[test]
+    fn a_fit_is_the_same_for_any_number_of_threads() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let set: Vec<Labelled<'_>> = (0..600)
+            .map(|i| {
+                let fen = if i % 2 == 0 {
+                    "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"
+                } else {
+                    "4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1"
+                };
+                Labelled {
+                    pos: Position::from_fen(&v, fen).unwrap(),
+                    result: f64::from(i % 3) / 2.0,
+                }
+            })
+            .collect();
+        let data = TexelData::fit_and_hold_out(set);
+        let options = NetworkOptions {
+            hidden: 8,
+            epochs: 3,
+            batch: 1500,
+            search_nodes: Some(300),
+            derived: 1,
+            ..NetworkOptions::default()
+        };
+        let fit = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    tune_network(&data, &v, &start, &options, |_, _| {}, |_| {})
+                        .fit
+                        .params
+                })
+        };
+        assert_eq!(fit(1), fit(3));
+    }
+}

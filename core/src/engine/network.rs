@@ -1,0 +1,376 @@
+//! A learned correction to the evaluation: a small network over where each
+//! piece stands, added to the hand-written terms.
+//!
+//! The inputs are generic over variant files: one per (side, piece letter,
+//! square) seen from the side to move (its own pieces first, squares
+//! mirrored rank for rank when Black is to move) and one per (side, piece
+//! letter) counting pocketed pieces. One hidden layer of clipped linear
+//! units feeds one output in centipawns for the side to move. The weights
+//! are integers, so a position's correction is the same on every machine
+//! and for every thread count; `pocketlab tune --network` fits them.
+//!
+//! A piece whose letter the network does not list adds no input: a network
+//! fitted for one army reads the pieces it knows in another.
+
+use serde::{Deserialize, Serialize};
+
+use crate::position::Position;
+use crate::types::{Color, MAX_PIECE_TYPES};
+use crate::variant::Variant;
+
+/// A hidden unit's full activation in the units of the input weights and
+/// biases: an activation runs from 0 to this.
+pub const ACTIVATION_ONE: i32 = 256;
+/// Output weights are in 1/`OUTPUT_UNIT` centipawn per full activation.
+pub const OUTPUT_UNIT: i64 = 16;
+/// Most hidden units a network may have.
+pub const MAX_HIDDEN: usize = 1024;
+/// Largest input weight or hidden bias (in absolute value): with at most
+/// 64 board pieces and 2 × 32 pocket counts of at most 255, no hidden sum
+/// can overflow.
+pub const MAX_INPUT_WEIGHT: i32 = 1 << 14;
+/// Largest output weight or output bias (in absolute value).
+pub const MAX_OUTPUT_WEIGHT: i32 = 1 << 20;
+
+/// The network as a parameter file holds it (`[network]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// The piece letters of the inputs, in input order (upper case).
+    pub pieces: String,
+    /// Hidden units.
+    pub hidden: usize,
+    /// Input weights, feature by feature: `hidden` values per input (see
+    /// [`Network::inputs`] for the order).
+    pub input: Vec<i32>,
+    /// One bias per hidden unit.
+    pub bias: Vec<i32>,
+    /// One output weight per hidden unit.
+    pub output: Vec<i32>,
+    /// Added to the output, in centipawns.
+    pub output_bias: i32,
+}
+
+impl Network {
+    /// Inputs: for the side to move then the other side, per listed
+    /// piece, 64 squares; then for each side per listed piece its
+    /// pocket count.
+    pub fn inputs(&self) -> usize {
+        Self::inputs_for(self.pieces.len())
+    }
+
+    /// [`Network::inputs`] for a network of `pieces` letters.
+    pub fn inputs_for(pieces: usize) -> usize {
+        2 * pieces * 64 + 2 * pieces
+    }
+
+    /// The input of a piece of the side `side` (0: to move) and the listed
+    /// piece `slot` on square `square` (from the mover's view, a1 = 0).
+    pub fn board_input(pieces: usize, side: usize, slot: usize, square: usize) -> usize {
+        (side * pieces + slot) * 64 + square
+    }
+
+    /// The input counting the pocketed pieces of listed piece `slot` of `side`.
+    pub fn pocket_input(pieces: usize, side: usize, slot: usize) -> usize {
+        2 * pieces * 64 + side * pieces + slot
+    }
+
+    /// The `[network]` table of a parameter file: the input weights one
+    /// input to a line.
+    pub fn to_toml(&self) -> String {
+        let line = |values: &[i32]| {
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut out = format!(
+            "\n[network]\npieces = \"{}\"\nhidden = {}\noutput_bias = {}\nbias = [{}]\noutput = [{}]\n\
+             # One line per input: the mover's pieces by listed letter, squares a1 to h8 from\n\
+             # its side; the other side's; then pocket counts, the mover's and the other's.\n\
+             input = [\n",
+            self.pieces,
+            self.hidden,
+            self.output_bias,
+            line(&self.bias),
+            line(&self.output)
+        );
+        for row in self.input.chunks(self.hidden.max(1)) {
+            out.push_str(&format!("    {},\n", line(row)));
+        }
+        out.push_str("]\n");
+        out
+    }
+
+    /// Every bound a file must keep: letters, sizes, weight ranges.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut seen = String::new();
+        for c in self.pieces.chars() {
+            if !c.is_ascii_uppercase() {
+                return Err(format!(
+                    "network.pieces: '{c}' is not an upper-case piece letter"
+                ));
+            }
+            if seen.contains(c) {
+                return Err(format!("network.pieces: '{c}' is listed twice"));
+            }
+            seen.push(c);
+        }
+        if self.pieces.is_empty() || self.pieces.len() > MAX_PIECE_TYPES {
+            return Err(format!(
+                "network.pieces: {} letters; a network lists 1 to {MAX_PIECE_TYPES}",
+                self.pieces.len()
+            ));
+        }
+        if !(1..=MAX_HIDDEN).contains(&self.hidden) {
+            return Err(format!(
+                "network.hidden: {} is outside 1 to {MAX_HIDDEN}",
+                self.hidden
+            ));
+        }
+        let sizes = [
+            ("input", self.input.len(), self.inputs() * self.hidden),
+            ("bias", self.bias.len(), self.hidden),
+            ("output", self.output.len(), self.hidden),
+        ];
+        for (key, len, want) in sizes {
+            if len != want {
+                return Err(format!(
+                    "network.{key}: {len} values where {} pieces and {} hidden units need {want}",
+                    self.pieces.len(),
+                    self.hidden
+                ));
+            }
+        }
+        let bounded = [
+            ("input", &self.input, MAX_INPUT_WEIGHT),
+            ("bias", &self.bias, MAX_INPUT_WEIGHT),
+            ("output", &self.output, MAX_OUTPUT_WEIGHT),
+        ];
+        for (key, values, bound) in bounded {
+            if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| v.abs() > bound) {
+                return Err(format!("network.{key}[{i}]: {v} is outside ±{bound}"));
+            }
+        }
+        if self.output_bias.abs() > MAX_OUTPUT_WEIGHT {
+            return Err(format!(
+                "network.output_bias: {} is outside ±{MAX_OUTPUT_WEIGHT}",
+                self.output_bias
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The inputs of a network listing `pieces`, bound to a variant's piece
+/// types: what the evaluator feeds the network, and what a trainer fits.
+#[derive(Clone, Debug)]
+pub struct NetworkInputs {
+    /// The input slot of each piece type, if the network lists its letter.
+    slot: [Option<u8>; MAX_PIECE_TYPES],
+    listed: usize,
+}
+
+impl NetworkInputs {
+    /// Inputs for the (validated) letters `pieces` in `variant`.
+    pub fn new(variant: &Variant, pieces: &str) -> NetworkInputs {
+        let mut slot = [None; MAX_PIECE_TYPES];
+        for kind in variant.piece_types() {
+            let letter = variant.letter(kind).to_ascii_uppercase();
+            slot[kind.index()] = pieces.find(letter).map(|s| s as u8);
+        }
+        NetworkInputs {
+            slot,
+            listed: pieces.len(),
+        }
+    }
+
+    /// The active inputs of `pos` with their values (1 for a board piece,
+    /// the count for a pocket), passed to `visit` in a fixed order.
+    pub fn for_each(&self, pos: &Position<'_>, mut visit: impl FnMut(usize, i32)) {
+        let us = pos.side_to_move();
+        let variant = pos.variant();
+        for kind in variant.piece_types() {
+            let Some(slot) = self.slot[kind.index()] else {
+                continue;
+            };
+            let slot = usize::from(slot);
+            for color in Color::ALL {
+                let side = usize::from(color != us);
+                for sq in pos.pieces(color, kind) {
+                    let sq = if us == Color::White {
+                        sq
+                    } else {
+                        sq.flip_vertical()
+                    };
+                    visit(Network::board_input(self.listed, side, slot, sq.index()), 1);
+                }
+                let pocketed = pos.pocket_count(color, kind);
+                if pocketed > 0 {
+                    visit(
+                        Network::pocket_input(self.listed, side, slot),
+                        i32::from(pocketed),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A validated network bound to a variant's piece types, as the evaluator
+/// runs it.
+#[derive(Clone, Debug)]
+pub(crate) struct BoundNetwork {
+    net: Network,
+    inputs: NetworkInputs,
+}
+
+impl BoundNetwork {
+    /// `net` must have passed [`Network::validate`].
+    pub(crate) fn new(variant: &Variant, net: &Network) -> BoundNetwork {
+        BoundNetwork {
+            net: net.clone(),
+            inputs: NetworkInputs::new(variant, &net.pieces),
+        }
+    }
+
+    /// The correction for the side to move, in centipawns.
+    pub(crate) fn evaluate(&self, pos: &Position<'_>) -> i32 {
+        let hidden = self.net.hidden;
+        // Most networks are small: a stack buffer, no allocation per call.
+        let mut stack = [0i32; 64];
+        let mut heap = Vec::new();
+        let acc: &mut [i32] = if hidden <= stack.len() {
+            &mut stack[..hidden]
+        } else {
+            heap.resize(hidden, 0);
+            &mut heap
+        };
+        acc.copy_from_slice(&self.net.bias);
+        self.inputs.for_each(pos, |input, value| {
+            let row = &self.net.input[input * hidden..(input + 1) * hidden];
+            if value == 1 {
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            } else {
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w * value;
+                }
+            }
+        });
+        let sum: i64 = acc
+            .iter()
+            .zip(&self.net.output)
+            .map(|(&a, &o)| i64::from(a.clamp(0, ACTIVATION_ONE)) * i64::from(o))
+            .sum();
+        let cp = sum / (i64::from(ACTIVATION_ONE) * OUTPUT_UNIT) + i64::from(self.net.output_bias);
+        // Bounded by the weights' bounds: far inside i32.
+        cp as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin;
+
+    fn zero_network(pieces: &str, hidden: usize) -> Network {
+        Network {
+            pieces: pieces.into(),
+            hidden,
+            input: vec![0; Network::inputs_for(pieces.len()) * hidden],
+            bias: vec![0; hidden],
+            output: vec![0; hidden],
+            output_bias: 0,
+        }
+    }
+
+    #[test]
+    fn a_network_reads_the_same_position_the_same_for_either_colour() {
+        let chess = builtin::load("chess").unwrap();
+        let mut net = zero_network("PNBRQK", 2);
+        // Unit 0: a knight of the side to move on its c3 (from its view).
+        let knight_c3 = Network::board_input(6, 0, 1, 18);
+        net.input[knight_c3 * 2] = ACTIVATION_ONE;
+        net.output[0] = 50 * OUTPUT_UNIT as i32;
+        net.validate().unwrap();
+        let bound = BoundNetwork::new(&chess, &net);
+        let white = Position::from_fen(&chess, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1").unwrap();
+        let black = Position::from_fen(&chess, "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1").unwrap();
+        let other = Position::from_fen(&chess, "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(bound.evaluate(&white), 50);
+        assert_eq!(bound.evaluate(&black), 50);
+        assert_eq!(bound.evaluate(&other), 0);
+    }
+
+    #[test]
+    fn the_evaluator_adds_the_network_for_the_side_to_move() {
+        let chess = builtin::load("chess").unwrap();
+        let plain = crate::engine::EvalParams::default();
+        let mut with_net = plain.clone();
+        let mut net = zero_network("PNBRQK", 2);
+        net.output_bias = 37;
+        // A rook of the side to move on its a1 lights unit 1, worth 20.
+        net.input[Network::board_input(6, 0, 3, 0) * 2 + 1] = ACTIVATION_ONE;
+        net.output[1] = 20 * OUTPUT_UNIT as i32;
+        with_net.network = Some(net);
+        let (a, b) = (
+            crate::engine::Evaluator::new(&chess, &plain),
+            crate::engine::Evaluator::new(&chess, &with_net),
+        );
+        for (fen, extra) in [
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 57),
+            ("r3k3/8/8/8/8/8/8/4K3 b - - 0 1", 57),
+            ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", 37),
+        ] {
+            let pos = Position::from_fen(&chess, fen).unwrap();
+            assert_eq!(b.evaluate(&pos) - a.evaluate(&pos), extra, "{fen}");
+        }
+    }
+
+    #[test]
+    fn activations_are_clipped_at_one() {
+        let chess = builtin::load("chess").unwrap();
+        let mut net = zero_network("P", 1);
+        for sq in 0..64 {
+            net.input[Network::board_input(1, 0, 0, sq)] = ACTIVATION_ONE;
+        }
+        net.output[0] = 10 * OUTPUT_UNIT as i32;
+        let bound = BoundNetwork::new(&chess, &net);
+        // Three own pawns: the unit would reach 3, it stops at 1.
+        let pos = Position::from_fen(&chess, "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1").unwrap();
+        assert_eq!(bound.evaluate(&pos), 10);
+    }
+
+    #[test]
+    fn a_network_round_trips_through_its_file_form() {
+        let mut params = crate::engine::EvalParams::default();
+        let mut net = zero_network("PK", 3);
+        net.input[5] = -7;
+        net.bias[2] = 100;
+        net.output[0] = 12;
+        net.output_bias = -3;
+        params.network = Some(net);
+        let text = params.to_toml();
+        let back = crate::engine::EvalParams::from_toml("net.toml", &text).unwrap();
+        assert_eq!(back, params);
+    }
+
+    #[test]
+    fn bad_networks_are_refused_with_the_key() {
+        let mut net = zero_network("PNK", 4);
+        net.input.pop();
+        assert!(net.validate().unwrap_err().contains("network.input"));
+        let mut net = zero_network("PNK", 4);
+        net.output[1] = MAX_OUTPUT_WEIGHT + 1;
+        assert!(net.validate().unwrap_err().contains("network.output[1]"));
+        let net = zero_network("PNP", 4);
+        assert!(net.validate().unwrap_err().contains("twice"));
+        let net = zero_network("Pn", 4);
+        assert!(net.validate().unwrap_err().contains("upper-case"));
+        let net = zero_network("P", 0);
+        assert!(net.validate().unwrap_err().contains("network.hidden"));
+    }
+}
