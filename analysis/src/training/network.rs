@@ -115,12 +115,13 @@ struct Model {
     output_bias: f32,
 }
 
-/// The parameters of [`Model`] as one flat vector, for Adam.
-fn flat_len(model: &Model) -> usize {
-    model.input.len() + 2 * model.hidden + 1
-}
-
 impl Model {
+    /// How many numbers the model holds, in the order [`Model::apply`]
+    /// walks them.
+    fn parameter_count(&self) -> usize {
+        self.input.len() + 2 * self.hidden + 1
+    }
+
     fn new(inputs: usize, hidden: usize, rng: &mut ChaCha8Rng) -> Model {
         Model {
             hidden,
@@ -218,7 +219,6 @@ impl Model {
         let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         let c1 = 1.0 - b1.powi(adam.step);
         let c2 = 1.0 - b2.powi(adam.step);
-        let h = self.hidden;
         let params = self
             .input
             .iter_mut()
@@ -239,7 +239,6 @@ impl Model {
         for w in self.input.iter_mut().chain(self.bias.iter_mut()) {
             *w = w.clamp(-input_bound, input_bound);
         }
-        debug_assert_eq!(self.bias.len(), h);
     }
 
     /// The integer network the evaluator runs.
@@ -430,7 +429,7 @@ pub fn tune_network(
     let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut model = Model::new(Network::inputs_for(pieces.len()), options.hidden, &mut rng);
-    let n = flat_len(&model);
+    let n = model.parameter_count();
     let mut adam = Adam {
         m: vec![0.0; n],
         v: vec![0.0; n],

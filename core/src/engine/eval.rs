@@ -10,7 +10,7 @@
 //! Middlegame and endgame weights are blended by the share of non-pawn
 //! material left (pockets included).
 
-use super::network::BoundNetwork;
+use super::network::NetworkInputs;
 use super::params::{EvalParams, Phased};
 use crate::movement::SliderLines;
 use crate::position::Position;
@@ -68,8 +68,9 @@ pub struct Evaluator {
     /// the occupancy (leapers), so their structure terms depend on where
     /// they stand alone and a [`PawnCache`] may keep them.
     pawn_structure_cacheable: bool,
-    /// The learned correction, if the parameters hold one.
-    network: Option<BoundNetwork>,
+    /// The inputs of `params.network`, bound to the variant's piece types
+    /// (set exactly when the parameters hold a network).
+    network_inputs: Option<NetworkInputs>,
 }
 
 // Type masks in `evaluate` hold one bit per piece type.
@@ -263,10 +264,10 @@ impl Evaluator {
             royal_zones,
             shield_fronts,
             pawn_structure_cacheable,
-            network: params
+            network_inputs: params
                 .network
                 .as_ref()
-                .map(|net| BoundNetwork::new(variant, net)),
+                .map(|net| NetworkInputs::new(variant, &net.pieces)),
         }
     }
 
@@ -390,8 +391,8 @@ impl Evaluator {
         let blended =
             |side: Color| (mg[side] * phase + eg[side] * scale / 64 * (full - phase)) / full;
         let mut score = blended(us) - blended(!us) + i64::from(self.params.tempo);
-        if let Some(net) = &self.network {
-            score += i64::from(net.evaluate(pos));
+        if let (Some(net), Some(inputs)) = (&self.params.network, &self.network_inputs) {
+            score += i64::from(net.evaluate(inputs, pos));
         }
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }

@@ -218,54 +218,43 @@ impl NetworkInputs {
     }
 }
 
-/// A validated network bound to a variant's piece types, as the evaluator
-/// runs it.
-#[derive(Clone, Debug)]
-pub(crate) struct BoundNetwork {
-    net: Network,
-    inputs: NetworkInputs,
-}
+/// Hidden units summed at a time: a fixed stack buffer whatever the
+/// network's width, so an evaluation never allocates.
+const UNIT_BLOCK: usize = 64;
 
-impl BoundNetwork {
-    /// `net` must have passed [`Network::validate`].
-    pub(crate) fn new(variant: &Variant, net: &Network) -> BoundNetwork {
-        BoundNetwork {
-            net: net.clone(),
-            inputs: NetworkInputs::new(variant, &net.pieces),
+impl Network {
+    /// The correction for the side to move of `pos`, in centipawns;
+    /// `inputs` must be bound to this network's `pieces` and the network
+    /// must have passed [`Network::validate`].
+    pub(crate) fn evaluate(&self, inputs: &NetworkInputs, pos: &Position<'_>) -> i32 {
+        let hidden = self.hidden;
+        let mut sum = 0i64;
+        let mut acc = [0i32; UNIT_BLOCK];
+        // Block by block, the inputs found again for each (one block for
+        // most networks): cheaper than gathering them into a buffer.
+        for first in (0..hidden).step_by(UNIT_BLOCK) {
+            let units = first..(first + UNIT_BLOCK).min(hidden);
+            let acc = &mut acc[..units.len()];
+            acc.copy_from_slice(&self.bias[units.clone()]);
+            inputs.for_each(pos, |input, value| {
+                let row = &self.input[input * hidden..][units.clone()];
+                if value == 1 {
+                    for (a, w) in acc.iter_mut().zip(row) {
+                        *a += w;
+                    }
+                } else {
+                    for (a, w) in acc.iter_mut().zip(row) {
+                        *a += w * value;
+                    }
+                }
+            });
+            sum += acc
+                .iter()
+                .zip(&self.output[units])
+                .map(|(&a, &o)| i64::from(a.clamp(0, ACTIVATION_ONE)) * i64::from(o))
+                .sum::<i64>();
         }
-    }
-
-    /// The correction for the side to move, in centipawns.
-    pub(crate) fn evaluate(&self, pos: &Position<'_>) -> i32 {
-        let hidden = self.net.hidden;
-        // Most networks are small: a stack buffer, no allocation per call.
-        let mut stack = [0i32; 64];
-        let mut heap = Vec::new();
-        let acc: &mut [i32] = if hidden <= stack.len() {
-            &mut stack[..hidden]
-        } else {
-            heap.resize(hidden, 0);
-            &mut heap
-        };
-        acc.copy_from_slice(&self.net.bias);
-        self.inputs.for_each(pos, |input, value| {
-            let row = &self.net.input[input * hidden..(input + 1) * hidden];
-            if value == 1 {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += w;
-                }
-            } else {
-                for (a, w) in acc.iter_mut().zip(row) {
-                    *a += w * value;
-                }
-            }
-        });
-        let sum: i64 = acc
-            .iter()
-            .zip(&self.net.output)
-            .map(|(&a, &o)| i64::from(a.clamp(0, ACTIVATION_ONE)) * i64::from(o))
-            .sum();
-        let cp = sum / (i64::from(ACTIVATION_ONE) * OUTPUT_UNIT) + i64::from(self.net.output_bias);
+        let cp = sum / (i64::from(ACTIVATION_ONE) * OUTPUT_UNIT) + i64::from(self.output_bias);
         // Bounded by the weights' bounds: far inside i32.
         cp as i32
     }
@@ -296,13 +285,13 @@ mod tests {
         net.input[knight_c3 * 2] = ACTIVATION_ONE;
         net.output[0] = 50 * OUTPUT_UNIT as i32;
         net.validate().unwrap();
-        let bound = BoundNetwork::new(&chess, &net);
+        let inputs = NetworkInputs::new(&chess, &net.pieces);
         let white = Position::from_fen(&chess, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1").unwrap();
         let black = Position::from_fen(&chess, "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1").unwrap();
         let other = Position::from_fen(&chess, "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1").unwrap();
-        assert_eq!(bound.evaluate(&white), 50);
-        assert_eq!(bound.evaluate(&black), 50);
-        assert_eq!(bound.evaluate(&other), 0);
+        assert_eq!(net.evaluate(&inputs, &white), 50);
+        assert_eq!(net.evaluate(&inputs, &black), 50);
+        assert_eq!(net.evaluate(&inputs, &other), 0);
     }
 
     #[test]
@@ -331,6 +320,23 @@ mod tests {
     }
 
     #[test]
+    fn a_network_wider_than_one_block_sums_every_unit() {
+        let chess = builtin::load("chess").unwrap();
+        let hidden = 2 * UNIT_BLOCK + 5;
+        let mut net = zero_network("PNBRQK", hidden);
+        let rook_a1 = Network::board_input(6, 0, 3, 0);
+        // One unit in the first block, one in the last, partial one.
+        for unit in [3, 2 * UNIT_BLOCK + 4] {
+            net.input[rook_a1 * hidden + unit] = ACTIVATION_ONE;
+            net.output[unit] = 20 * OUTPUT_UNIT as i32;
+        }
+        net.validate().unwrap();
+        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let pos = Position::from_fen(&chess, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(net.evaluate(&inputs, &pos), 40);
+    }
+
+    #[test]
     fn activations_are_clipped_at_one() {
         let chess = builtin::load("chess").unwrap();
         let mut net = zero_network("P", 1);
@@ -338,10 +344,10 @@ mod tests {
             net.input[Network::board_input(1, 0, 0, sq)] = ACTIVATION_ONE;
         }
         net.output[0] = 10 * OUTPUT_UNIT as i32;
-        let bound = BoundNetwork::new(&chess, &net);
+        let inputs = NetworkInputs::new(&chess, &net.pieces);
         // Three own pawns: the unit would reach 3, it stops at 1.
         let pos = Position::from_fen(&chess, "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1").unwrap();
-        assert_eq!(bound.evaluate(&pos), 10);
+        assert_eq!(net.evaluate(&inputs, &pos), 10);
     }
 
     #[test]
