@@ -10,7 +10,7 @@
 //! Middlegame and endgame weights are blended by the share of non-pawn
 //! material left (pockets included).
 
-use super::network::NetworkInputs;
+use super::network::{Accumulator, NetworkInputs};
 use super::params::{EvalParams, Phased};
 use crate::movement::SliderLines;
 use crate::position::Position;
@@ -320,11 +320,15 @@ impl Evaluator {
     /// [`Self::evaluate`], taking the pawn structure's terms from `cache`
     /// where it has them (the same score, sooner: a search meets few pawn
     /// structures).
-    pub(crate) fn evaluate_cached(&self, pos: &Position<'_>, cache: &mut PawnCache) -> i32 {
-        self.evaluate_with(pos, Some(cache))
+    pub(crate) fn evaluate_cached(&self, pos: &Position<'_>, caches: &mut EvalCaches) -> i32 {
+        self.evaluate_with(pos, Some(caches))
     }
 
-    fn evaluate_with(&self, pos: &Position<'_>, cache: Option<&mut PawnCache>) -> i32 {
+    fn evaluate_with(&self, pos: &Position<'_>, caches: Option<&mut EvalCaches>) -> i32 {
+        let (cache, accumulator) = match caches {
+            Some(c) => (Some(&mut c.pawns), Some(&mut c.network)),
+            None => (None, None),
+        };
         let pawns = ByColor::new_with(|c| {
             self.pawn_types
                 .iter()
@@ -392,7 +396,10 @@ impl Evaluator {
             |side: Color| (mg[side] * phase + eg[side] * scale / 64 * (full - phase)) / full;
         let mut score = blended(us) - blended(!us) + i64::from(self.params.tempo);
         if let (Some(net), Some(inputs)) = (&self.params.network, &self.network_inputs) {
-            score += i64::from(net.evaluate(inputs, pos));
+            score += i64::from(match accumulator {
+                Some(acc) => acc.evaluate(net, inputs, pos),
+                None => net.evaluate(inputs, pos),
+            });
         }
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
@@ -731,6 +738,23 @@ struct PawnStructure {
 }
 
 /// Pawn-structure terms by the placement of the pawn-like pieces, for
+/// What one searcher's evaluations keep from one position to the next:
+/// scores come out the same, sooner.
+#[derive(Clone, Debug)]
+pub(crate) struct EvalCaches {
+    pawns: PawnCache,
+    network: Accumulator,
+}
+
+impl EvalCaches {
+    pub(crate) fn new() -> EvalCaches {
+        EvalCaches {
+            pawns: PawnCache::new(),
+            network: Accumulator::default(),
+        }
+    }
+}
+
 /// [`Evaluator::evaluate_cached`]. Entries are matched on the whole
 /// placement, so a hit is always the structure itself. One belongs to one
 /// evaluator (one variant and parameter set).
@@ -1225,9 +1249,13 @@ mod tests {
 
     /// Every position of seeded random games, in variants with and without
     /// pockets and with pawns that capture as leapers or as riders: the
-    /// cached evaluation is the evaluation, with every weight switched on.
+    /// cached evaluation is the evaluation, with every weight switched on
+    /// and a network two unit blocks wide over every piece letter. Each
+    /// move's siblings are evaluated too, and now and then a position of
+    /// another game, so the network's sums are carried both ways and
+    /// started afresh.
     #[test]
-    fn the_pawn_cache_changes_no_score() {
+    fn the_caches_change_no_score() {
         use crate::game::GamePosition;
         use rand::{RngExt, SeedableRng};
         let rider_pawns = crate::kind::parse_variant(
@@ -1245,25 +1273,56 @@ mod tests {
         for (i, (_, w)) in params.weights_mut().into_iter().enumerate() {
             *w = (i as i32 * 37) % 61 - 30;
         }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let pieces = "PNBRQKIXUCHDFEGJALM";
+        let hidden = 70;
+        let mut weights = |n: usize, bound: i32| -> Vec<i32> {
+            (0..n).map(|_| rng.random_range(-bound..=bound)).collect()
+        };
+        params.network = Some(super::super::network::Network {
+            pieces: pieces.into(),
+            hidden,
+            input: weights(
+                super::super::network::Network::inputs_for(pieces.len()) * hidden,
+                300,
+            ),
+            bias: weights(hidden, 300),
+            output: weights(hidden, 2000),
+            output_bias: 3,
+        });
         params.validate().unwrap();
         for (v, cacheable) in variants.iter().zip([true, true, false]) {
             let e = Evaluator::new(v, &params);
             assert_eq!(e.pawn_structure_cacheable, cacheable, "{}", v.name);
-            let mut cache = PawnCache::new();
+            let mut caches = EvalCaches::new();
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
             let mut positions = 0;
+            let mut other_game = Position::start(v);
             for _ in 0..20 {
                 let mut pos = Position::start(v);
-                for _ in 0..120 {
-                    assert_eq!(
-                        e.evaluate_cached(&pos, &mut cache),
-                        e.evaluate(&pos),
-                        "{}",
-                        v.name
-                    );
-                    positions += 1;
+                for ply in 0..120 {
+                    let mut check = |pos: &Position<'_>| {
+                        assert_eq!(
+                            e.evaluate_cached(pos, &mut caches),
+                            e.evaluate(pos),
+                            "{} {}",
+                            v.name,
+                            pos.to_fen()
+                        );
+                        positions += 1;
+                    };
+                    check(&pos);
                     let mut moves = Vec::new();
                     pos.generate_moves(&mut moves);
+                    for &mv in moves.iter().step_by(7) {
+                        if let Some(child) = pos.successor(mv) {
+                            check(&child);
+                        }
+                    }
+                    if ply % 17 == 0 {
+                        check(&other_game);
+                        other_game = pos.clone();
+                    }
                     let Some(next) = (!moves.is_empty())
                         .then(|| moves[rng.random_range(0..moves.len())])
                         .and_then(|mv| pos.successor(mv))

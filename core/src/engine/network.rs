@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::position::Position;
-use crate::types::{Color, MAX_PIECE_TYPES};
+use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 use crate::variant::Variant;
 
 /// A hidden unit's full activation in the units of the input weights and
@@ -167,21 +167,22 @@ impl Network {
 /// types: what the evaluator feeds the network, and what a trainer fits.
 #[derive(Clone, Debug)]
 pub struct NetworkInputs {
-    /// The input slot of each piece type, if the network lists its letter.
-    slot: [Option<u8>; MAX_PIECE_TYPES],
+    /// The variant's piece types the network lists, with their slots.
+    kinds: Vec<(PieceType, u8)>,
     listed: usize,
 }
 
 impl NetworkInputs {
     /// Inputs for the (validated) letters `pieces` in `variant`.
     pub fn new(variant: &Variant, pieces: &str) -> NetworkInputs {
-        let mut slot = [None; MAX_PIECE_TYPES];
-        for kind in variant.piece_types() {
-            let letter = variant.letter(kind).to_ascii_uppercase();
-            slot[kind.index()] = pieces.find(letter).map(|s| s as u8);
-        }
         NetworkInputs {
-            slot,
+            kinds: variant
+                .piece_types()
+                .filter_map(|kind| {
+                    let letter = variant.letter(kind).to_ascii_uppercase();
+                    Some((kind, pieces.find(letter)? as u8))
+                })
+                .collect(),
             listed: pieces.len(),
         }
     }
@@ -190,11 +191,7 @@ impl NetworkInputs {
     /// the count for a pocket), passed to `visit` in a fixed order.
     pub fn for_each(&self, pos: &Position<'_>, mut visit: impl FnMut(usize, i32)) {
         let us = pos.side_to_move();
-        let variant = pos.variant();
-        for kind in variant.piece_types() {
-            let Some(slot) = self.slot[kind.index()] else {
-                continue;
-            };
+        for &(kind, slot) in &self.kinds {
             let slot = usize::from(slot);
             for color in Color::ALL {
                 let side = usize::from(color != us);
@@ -237,26 +234,145 @@ impl Network {
             let acc = &mut acc[..units.len()];
             acc.copy_from_slice(&self.bias[units.clone()]);
             inputs.for_each(pos, |input, value| {
-                let row = &self.input[input * hidden..][units.clone()];
-                if value == 1 {
-                    for (a, w) in acc.iter_mut().zip(row) {
-                        *a += w;
-                    }
-                } else {
-                    for (a, w) in acc.iter_mut().zip(row) {
-                        *a += w * value;
-                    }
-                }
+                add_row(acc, &self.input[input * hidden..][units.clone()], value);
             });
-            sum += acc
-                .iter()
-                .zip(&self.output[units])
-                .map(|(&a, &o)| i64::from(a.clamp(0, ACTIVATION_ONE)) * i64::from(o))
-                .sum::<i64>();
+            sum += self.output_sum(acc, first);
         }
-        let cp = sum / (i64::from(ACTIVATION_ONE) * OUTPUT_UNIT) + i64::from(self.output_bias);
+        self.centipawns(sum)
+    }
+
+    /// The output's share of the hidden units from `first` on, whose sums
+    /// are `sums`, in 1/(`ACTIVATION_ONE` × `OUTPUT_UNIT`) centipawns.
+    #[inline]
+    fn output_sum(&self, sums: &[i32], first: usize) -> i64 {
+        sums.iter()
+            .zip(&self.output[first..])
+            .map(|(&a, &o)| i64::from(a.clamp(0, ACTIVATION_ONE)) * i64::from(o))
+            .sum()
+    }
+
+    #[inline]
+    fn centipawns(&self, output_sum: i64) -> i32 {
+        let cp =
+            output_sum / (i64::from(ACTIVATION_ONE) * OUTPUT_UNIT) + i64::from(self.output_bias);
         // Bounded by the weights' bounds: far inside i32.
         cp as i32
+    }
+
+    /// The input weights of one input.
+    #[inline]
+    fn row(&self, input: usize) -> &[i32] {
+        &self.input[input * self.hidden..][..self.hidden]
+    }
+}
+
+/// `sums += value × row`, unit by unit.
+#[inline]
+fn add_row(sums: &mut [i32], row: &[i32], value: i32) {
+    match value {
+        1 => sums.iter_mut().zip(row).for_each(|(a, w)| *a += w),
+        -1 => sums.iter_mut().zip(row).for_each(|(a, w)| *a -= w),
+        _ => sums.iter_mut().zip(row).for_each(|(a, w)| *a += w * value),
+    }
+}
+
+/// The hidden sums of the position evaluated last, from both sides' points
+/// of view, carried to the next position by the pieces that differ: a
+/// search evaluates positions a few moves apart, so an evaluation adds a
+/// few input rows where a fresh one adds a row per piece. The sums are
+/// exact integers, so the correction is the one [`Network::evaluate`]
+/// gives, whatever was evaluated before.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Accumulator {
+    /// Where the summed pieces stand, by piece type and colour.
+    boards: [ByColor<Bitboard>; MAX_PIECE_TYPES],
+    /// The summed pocket counts, by piece type and colour.
+    pockets: [ByColor<u8>; MAX_PIECE_TYPES],
+    /// The hidden sums seen from White (its pieces as the mover's) and
+    /// from Black (ranks mirrored), biases included; empty until first used.
+    sums: ByColor<Vec<i32>>,
+}
+
+impl Accumulator {
+    /// The correction for the side to move of `pos`: [`Network::evaluate`],
+    /// sooner. `inputs` must be bound to `net`, and one accumulator serves
+    /// one network.
+    pub(crate) fn evaluate(
+        &mut self,
+        net: &Network,
+        inputs: &NetworkInputs,
+        pos: &Position<'_>,
+    ) -> i32 {
+        self.update(net, inputs, pos);
+        let us = pos.side_to_move();
+        net.centipawns(net.output_sum(&self.sums[us], 0))
+    }
+
+    fn update(&mut self, net: &Network, inputs: &NetworkInputs, pos: &Position<'_>) {
+        if self.sums.white.len() != net.hidden {
+            for color in Color::ALL {
+                self.sums[color].clear();
+                self.sums[color].extend_from_slice(&net.bias);
+            }
+            self.boards = Default::default();
+            self.pockets = Default::default();
+        }
+        // Positions far apart would cost at most a row per piece of each:
+        // twice a fresh sum, and a search rarely jumps so far. A partial
+        // sum holds at most the inputs of two positions, within i32 by the
+        // bounds validation keeps.
+        for &(kind, slot) in &inputs.kinds {
+            let slot = usize::from(slot);
+            for color in Color::ALL {
+                let was = &mut self.boards[kind.index()][color];
+                let now = pos.pieces(color, kind);
+                let changed = *was ^ now;
+                if changed.any() {
+                    let removed = *was & changed;
+                    *was = now;
+                    for sq in removed {
+                        self.add_piece(net, inputs.listed, color, slot, sq, -1);
+                    }
+                    for sq in now & changed {
+                        self.add_piece(net, inputs.listed, color, slot, sq, 1);
+                    }
+                }
+                let was = &mut self.pockets[kind.index()][color];
+                let now = pos.pocket_count(color, kind);
+                if *was != now {
+                    let delta = i32::from(now) - i32::from(*was);
+                    *was = now;
+                    for view in Color::ALL {
+                        let side = usize::from(color != view);
+                        let input = Network::pocket_input(inputs.listed, side, slot);
+                        add_row(&mut self.sums[view], net.row(input), delta);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds (`value` 1) or removes (-1) a piece of listed `slot` on `sq`
+    /// in both views.
+    fn add_piece(
+        &mut self,
+        net: &Network,
+        listed: usize,
+        color: Color,
+        slot: usize,
+        sq: Square,
+        value: i32,
+    ) {
+        for view in Color::ALL {
+            let side = usize::from(color != view);
+            let sq = if view == Color::White {
+                sq
+            } else {
+                sq.flip_vertical()
+            };
+            let input = Network::board_input(listed, side, slot, sq.index());
+            add_row(&mut self.sums[view], net.row(input), value);
+        }
     }
 }
 

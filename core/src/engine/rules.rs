@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::eval::{Evaluator, PawnCache};
+use super::eval::{EvalCaches, Evaluator};
 use super::params::EvalParams;
 use super::see::see_at_least;
 use crate::game::GamePosition;
@@ -106,7 +106,7 @@ pub trait SearchRules: fmt::Debug {
 pub struct StandardRules<'v> {
     variant: &'v Variant,
     eval: Evaluator,
-    pawn_cache: PawnCache,
+    caches: EvalCaches,
 }
 
 impl<'v> StandardRules<'v> {
@@ -114,7 +114,7 @@ impl<'v> StandardRules<'v> {
         StandardRules {
             variant,
             eval: Evaluator::new(variant, params),
-            pawn_cache: PawnCache::new(),
+            caches: EvalCaches::new(),
         }
     }
 
@@ -176,7 +176,7 @@ impl<'v> SearchRules for StandardRules<'v> {
     }
 
     fn evaluate(&mut self, pos: &Position<'v>) -> i32 {
-        self.eval.evaluate_cached(pos, &mut self.pawn_cache)
+        self.eval.evaluate_cached(pos, &mut self.caches)
     }
 
     fn is_rule_draw(&self, pos: &Position<'v>) -> bool {
