@@ -47,7 +47,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024), requires = "network")]
     pub hidden: u32,
     /// With `--network`: label each position by a search of this many
-    /// nodes (with the `--params` evaluation) as well as by its game's result.
+    /// nodes with the `--params` evaluation as it stands (its network too,
+    /// the one being replaced) as well as by its game's result.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "network")]
     pub search_nodes: Option<u64>,
     /// With `--search-nodes`: the search's share of each label, 0 to 1.

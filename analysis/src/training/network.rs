@@ -46,8 +46,9 @@ pub struct NetworkOptions {
     pub rate: f32,
     /// Seeds the first weights and the order of the positions.
     pub seed: u64,
-    /// Label positions by a search of this many nodes as well as by the
-    /// game's result (`None`: the result alone).
+    /// Label positions by a search of this many nodes with the start's
+    /// whole evaluation (its network too) as well as by the game's result
+    /// (`None`: the result alone).
     pub search_nodes: Option<u64>,
     /// With `search_nodes`: the search's share of a label, 0 to 1.
     pub search_share: f64,
@@ -364,7 +365,7 @@ fn samples(
 }
 
 /// Fits a network on top of `start`'s hand-written terms (any network
-/// `start` holds is replaced); `derived` hears how many derived positions
+/// `start` holds is replaced, though search labels are searched with it); `derived` hears how many derived positions
 /// joined the training and held-out sets, `progress` of each epoch.
 pub fn tune_network(
     data: &TexelData<'_>,
@@ -389,8 +390,10 @@ pub fn tune_network(
         Some(
             set.par_chunks(64)
                 .flat_map_iter(|chunk| {
-                    let mut searcher =
-                        Searcher::standard(variant, &base_params, search_options.clone());
+                    // The whole start, its network too: a stronger
+                    // searcher labels better, and the new network learns
+                    // what the old one saw.
+                    let mut searcher = Searcher::standard(variant, start, search_options.clone());
                     chunk
                         .iter()
                         .map(|l| search_label(&mut searcher, l, nodes, k))
@@ -592,6 +595,52 @@ mod tests {
         let fens = |ls: &[Labelled<'_>]| ls.iter().map(|l| l.pos.to_fen()).collect::<Vec<_>>();
         assert_eq!(fens(&derived), fens(&again));
         assert_ne!(fens(&derived), fens(&derived_positions(&set, 20, 8, &eval)));
+    }
+
+    /// Search labels come from the start as it stands, network included:
+    /// a start whose network gives the side to move three pawns labels
+    /// positions far from what its hand-written terms alone say.
+    #[test]
+    fn search_labels_use_the_start_network() {
+        let v = builtin::load("chess").unwrap();
+        let set: Vec<Labelled<'_>> = (0..40)
+            .map(|i| Labelled {
+                pos: Position::from_fen(
+                    &v,
+                    if i % 2 == 0 {
+                        "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"
+                    } else {
+                        "4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1"
+                    },
+                )
+                .unwrap(),
+                result: 0.5,
+            })
+            .collect();
+        let data = TexelData::fit_and_hold_out(set);
+        let options = NetworkOptions {
+            hidden: 2,
+            epochs: 1,
+            search_nodes: Some(200),
+            search_share: 1.0,
+            ..NetworkOptions::default()
+        };
+        let plain = EvalParams::default();
+        let mut biased = plain.clone();
+        biased.network = Some(Network {
+            pieces: "PNBRQK".into(),
+            hidden: 1,
+            input: vec![0; Network::inputs_for(6)],
+            bias: vec![0],
+            output: vec![0],
+            output_bias: 300,
+        });
+        biased.validate().unwrap();
+        let error = |start: &EvalParams| {
+            tune_network(&data, &v, start, &options, |_, _| {}, |_| {}).label_error_before
+        };
+        let (plain, biased) = (error(&plain), error(&biased));
+        assert!(biased > 4.0 * plain, "{plain} against {biased}");
     }
 
     /// The fit depends on the seed and the data alone, not on the threads,
