@@ -597,27 +597,32 @@ mod tests {
         assert_ne!(fens(&derived), fens(&derived_positions(&set, 20, 8, &eval)));
     }
 
+    /// `n` positions, a knight ending and a pawn ending in turn, the
+    /// `i`-th with result `result(i)`, split for fitting.
+    fn two_endings(v: &Variant, n: u32, result: impl Fn(u32) -> f64) -> TexelData<'_> {
+        let set = (0..n)
+            .map(|i| {
+                let fen = if i % 2 == 0 {
+                    "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"
+                } else {
+                    "4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1"
+                };
+                Labelled {
+                    pos: Position::from_fen(v, fen).unwrap(),
+                    result: result(i),
+                }
+            })
+            .collect();
+        TexelData::fit_and_hold_out(set)
+    }
+
     /// Search labels come from the start as it stands, network included:
     /// a start whose network gives the side to move three pawns labels
     /// positions far from what its hand-written terms alone say.
     #[test]
     fn search_labels_use_the_start_network() {
         let v = builtin::load("chess").unwrap();
-        let set: Vec<Labelled<'_>> = (0..40)
-            .map(|i| Labelled {
-                pos: Position::from_fen(
-                    &v,
-                    if i % 2 == 0 {
-                        "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"
-                    } else {
-                        "4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1"
-                    },
-                )
-                .unwrap(),
-                result: 0.5,
-            })
-            .collect();
-        let data = TexelData::fit_and_hold_out(set);
+        let data = two_endings(&v, 40, |_| 0.5);
         let options = NetworkOptions {
             hidden: 2,
             epochs: 1,
@@ -649,20 +654,7 @@ mod tests {
     fn a_fit_is_the_same_for_any_number_of_threads() {
         let v = builtin::load("chess").unwrap();
         let start = EvalParams::default();
-        let set: Vec<Labelled<'_>> = (0..600)
-            .map(|i| {
-                let fen = if i % 2 == 0 {
-                    "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"
-                } else {
-                    "4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1"
-                };
-                Labelled {
-                    pos: Position::from_fen(&v, fen).unwrap(),
-                    result: f64::from(i % 3) / 2.0,
-                }
-            })
-            .collect();
-        let data = TexelData::fit_and_hold_out(set);
+        let data = two_endings(&v, 600, |i| f64::from(i % 3) / 2.0);
         let options = NetworkOptions {
             hidden: 8,
             epochs: 3,

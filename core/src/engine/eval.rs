@@ -317,9 +317,10 @@ impl Evaluator {
         self.evaluate_with(pos, None)
     }
 
-    /// [`Self::evaluate`], taking the pawn structure's terms from `cache`
-    /// where it has them (the same score, sooner: a search meets few pawn
-    /// structures).
+    /// [`Self::evaluate`], taking the pawn structure's terms from `caches`
+    /// where it has them (a search meets few pawn structures) and carrying
+    /// the network's sums from the position evaluated before: the same
+    /// score, sooner.
     pub(crate) fn evaluate_cached(&self, pos: &Position<'_>, caches: &mut EvalCaches) -> i32 {
         self.evaluate_with(pos, Some(caches))
     }
@@ -737,7 +738,6 @@ struct PawnStructure {
     passed: ByColor<Bitboard>,
 }
 
-/// Pawn-structure terms by the placement of the pawn-like pieces, for
 /// What one searcher's evaluations keep from one position to the next:
 /// scores come out the same, sooner.
 #[derive(Clone, Debug)]
@@ -755,6 +755,7 @@ impl EvalCaches {
     }
 }
 
+/// Pawn-structure terms by the placement of the pawn-like pieces, for
 /// [`Evaluator::evaluate_cached`]. Entries are matched on the whole
 /// placement, so a hit is always the structure itself. One belongs to one
 /// evaluator (one variant and parameter set).
@@ -1256,6 +1257,7 @@ mod tests {
     /// started afresh.
     #[test]
     fn the_caches_change_no_score() {
+        use crate::engine::Network;
         use crate::game::GamePosition;
         use rand::{RngExt, SeedableRng};
         let rider_pawns = crate::kind::parse_variant(
@@ -1279,13 +1281,10 @@ mod tests {
         let mut weights = |n: usize, bound: i32| -> Vec<i32> {
             (0..n).map(|_| rng.random_range(-bound..=bound)).collect()
         };
-        params.network = Some(super::super::network::Network {
+        params.network = Some(Network {
             pieces: pieces.into(),
             hidden,
-            input: weights(
-                super::super::network::Network::inputs_for(pieces.len()) * hidden,
-                300,
-            ),
+            input: weights(Network::inputs_for(pieces.len()) * hidden, 300),
             bias: weights(hidden, 300),
             output: weights(hidden, 2000),
             output_bias: 3,

@@ -194,24 +194,33 @@ impl NetworkInputs {
         for &(kind, slot) in &self.kinds {
             let slot = usize::from(slot);
             for color in Color::ALL {
-                let side = usize::from(color != us);
                 for sq in pos.pieces(color, kind) {
-                    let sq = if us == Color::White {
-                        sq
-                    } else {
-                        sq.flip_vertical()
-                    };
-                    visit(Network::board_input(self.listed, side, slot, sq.index()), 1);
+                    visit(self.board_input(us, color, slot, sq), 1);
                 }
                 let pocketed = pos.pocket_count(color, kind);
                 if pocketed > 0 {
-                    visit(
-                        Network::pocket_input(self.listed, side, slot),
-                        i32::from(pocketed),
-                    );
+                    visit(self.pocket_input(us, color, slot), i32::from(pocketed));
                 }
             }
         }
+    }
+
+    /// The input of a `color` piece of listed `slot` on `sq` when `view`
+    /// is to move: its pieces come first, and Black sees the ranks mirrored.
+    #[inline]
+    fn board_input(&self, view: Color, color: Color, slot: usize, sq: Square) -> usize {
+        let sq = match view {
+            Color::White => sq,
+            Color::Black => sq.flip_vertical(),
+        };
+        Network::board_input(self.listed, usize::from(color != view), slot, sq.index())
+    }
+
+    /// The input counting `color`'s pocketed pieces of listed `slot` when
+    /// `view` is to move.
+    #[inline]
+    fn pocket_input(&self, view: Color, color: Color, slot: usize) -> usize {
+        Network::pocket_input(self.listed, usize::from(color != view), slot)
     }
 }
 
@@ -331,10 +340,10 @@ impl Accumulator {
                     let removed = *was & changed;
                     *was = now;
                     for sq in removed {
-                        self.add_piece(net, inputs.listed, color, slot, sq, -1);
+                        self.add_piece(net, inputs, color, slot, sq, -1);
                     }
                     for sq in now & changed {
-                        self.add_piece(net, inputs.listed, color, slot, sq, 1);
+                        self.add_piece(net, inputs, color, slot, sq, 1);
                     }
                 }
                 let was = &mut self.pockets[kind.index()][color];
@@ -343,8 +352,7 @@ impl Accumulator {
                     let delta = i32::from(now) - i32::from(*was);
                     *was = now;
                     for view in Color::ALL {
-                        let side = usize::from(color != view);
-                        let input = Network::pocket_input(inputs.listed, side, slot);
+                        let input = inputs.pocket_input(view, color, slot);
                         add_row(&mut self.sums[view], net.row(input), delta);
                     }
                 }
@@ -357,20 +365,14 @@ impl Accumulator {
     fn add_piece(
         &mut self,
         net: &Network,
-        listed: usize,
+        inputs: &NetworkInputs,
         color: Color,
         slot: usize,
         sq: Square,
         value: i32,
     ) {
         for view in Color::ALL {
-            let side = usize::from(color != view);
-            let sq = if view == Color::White {
-                sq
-            } else {
-                sq.flip_vertical()
-            };
-            let input = Network::board_input(listed, side, slot, sq.index());
+            let input = inputs.board_input(view, color, slot, sq);
             add_row(&mut self.sums[view], net.row(input), value);
         }
     }
