@@ -311,3 +311,92 @@ fn the_shipped_pocket_mutation_evaluation_covers_every_piece_and_leaves_values_a
         "pmc.toml carries step 4's weights"
     );
 }
+
+/// A few chess games with positions logged, for `tune` to fit.
+const TINY_CHESS: &str = r#"
+name = "tiny-tune"
+variant = "chess-nocastle"
+seed = 7
+
+[engine]
+nodes = 300
+hash_mb = 1
+root_noise = 10
+
+[openings]
+random_plies = 8
+
+[adjudication]
+max_plies = 120
+
+[log]
+fen_every = 2
+
+[stop]
+pairs = 6
+
+[armies.white]
+
+[armies.black]
+
+[[matchups]]
+a = "white"
+b = "black"
+"#;
+
+/// `tune --network --labels`: the first fit searches and writes the label
+/// file, the second reads every score from it and searches nothing, and
+/// both write the same network; a damaged label file stops the fit with
+/// an error naming it.
+#[test]
+fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let experiment = dir.path().join("tiny.toml");
+    std::fs::write(&experiment, TINY_CHESS).unwrap();
+    let log = dir.path().join("log");
+    let pocketlab = || std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"));
+    let status = pocketlab()
+        .args(["run", "--quiet", "--threads", "2"])
+        .arg(&experiment)
+        .arg("--out")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(status.status.success());
+    let labels = dir.path().join("labels.parquet");
+    let tune = |out: &str| {
+        pocketlab()
+            .arg("tune")
+            .arg(&log)
+            .args(["--network", "--hidden", "2", "--epochs", "2"])
+            .args(["--search-nodes", "100", "--derived", "1", "--labels"])
+            .arg(&labels)
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .output()
+            .unwrap()
+    };
+    let first = tune("first.toml");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(first.status.success(), "{stdout}");
+    assert!(stdout.contains("0 positions already scored"), "{stdout}");
+    let second = tune("second.toml");
+    let stdout2 = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{stdout2}");
+    assert!(stdout2.contains(", 0 of them new"), "{stdout2}");
+    assert!(
+        !stdout2.contains(" 0 positions already scored"),
+        "{stdout2}"
+    );
+    assert_eq!(
+        load_eval(&dir.path().join("first.toml")),
+        load_eval(&dir.path().join("second.toml"))
+    );
+
+    std::fs::write(&labels, b"PAR1 damaged").unwrap();
+    let damaged = tune("third.toml");
+    assert!(!damaged.status.success());
+    let stderr = String::from_utf8_lossy(&damaged.stderr);
+    assert!(stderr.contains("labels.parquet"), "{stderr}");
+    assert!(!dir.path().join("third.toml").exists());
+}

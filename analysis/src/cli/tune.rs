@@ -2,13 +2,15 @@
 //! (Texel tuning) and write the tuned parameter file.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Args;
 use pocketlab_core::engine::EvalParams;
 use pocketlab_selfplay::log::open_log;
 
+use crate::training::labels::{LabelSearch, SearchScores};
 use crate::training::load_params;
-use crate::training::network::{NetworkOptions, tune_network};
+use crate::training::network::{NetworkOptions, fit_network, label_positions};
 use crate::training::texel::{SquareOptions, TexelData, TexelOptions, tune, tune_squares};
 
 #[derive(Debug, Args)]
@@ -59,6 +61,12 @@ pub struct TuneArgs {
     /// labelled by the search alone: more and more varied positions.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100), requires = "search_nodes")]
     pub derived: u32,
+    /// With `--search-nodes`: a label file (Parquet) to take search scores
+    /// from and add new ones to, so that fits of other sizes, seeds or
+    /// epochs need not search again. Scores are kept per variant, engine
+    /// version, `--params` and `--search-nodes`; a missing file is created.
+    #[arg(long, requires = "search_nodes")]
+    pub labels: Option<PathBuf>,
     /// With `--network`: seeds the first weights and the order of the positions.
     #[arg(long, default_value_t = 1, requires = "network")]
     pub seed: u64,
@@ -119,15 +127,63 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             derived: args.derived as usize,
             ..NetworkOptions::default()
         };
+        let search = LabelSearch::new(variant, &start, args.search_nodes.unwrap_or(0));
+        let mut scores = match &args.labels {
+            Some(path) => SearchScores::read(path, search)?,
+            None => SearchScores::new(search),
+        };
         if let Some(nodes) = args.search_nodes {
             println!("labelling every position by a search of {nodes} nodes as well");
-        }
-        let derived = |train: usize, held_out: usize| {
-            if train + held_out > 0 {
-                println!("{train} derived positions to fit, {held_out} held out");
+            if let Some(path) = &args.labels {
+                println!(
+                    "{}: {} positions already scored by this search",
+                    path.display(),
+                    scores.len()
+                );
             }
-        };
-        let outcome = tune_network(&data, variant, &start, &options, derived, |r| {
+        }
+        let mut last_write = Instant::now();
+        let labels = label_positions(
+            &data,
+            variant,
+            &start,
+            &options,
+            &mut scores,
+            |progress, scores| {
+                println!(
+                    "searched {} of {} positions",
+                    progress.searched, progress.to_search
+                );
+                // Kept as it goes, so a stopped labelling resumes
+                // about where it was.
+                if let Some(path) = &args.labels
+                    && last_write.elapsed().as_secs() >= 300
+                {
+                    scores.write(path)?;
+                    last_write = Instant::now();
+                }
+                Ok(())
+            },
+        )?;
+        if let Some(path) = &args.labels {
+            // Written before the fit: the labels are the costly part.
+            if scores.added() > 0 {
+                scores.write(path)?;
+            }
+            println!(
+                "{}: {} positions scored, {} of them new",
+                path.display(),
+                scores.len(),
+                scores.added()
+            );
+        }
+        if labels.train_derived + labels.held_out_derived > 0 {
+            println!(
+                "{} derived positions to fit, {} held out",
+                labels.train_derived, labels.held_out_derived
+            );
+        }
+        let outcome = fit_network(&labels, &data, variant, &start, &options, |r| {
             println!(
                 "epoch {:>4}  error {:.6}  held out {:.6}",
                 r.epoch, r.train_error, r.held_out_error

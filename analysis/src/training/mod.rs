@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod generations;
+pub mod labels;
 pub mod network;
 pub mod proposal;
 pub mod samples;

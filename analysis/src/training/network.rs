@@ -8,7 +8,10 @@
 //! is the game's result for White or, with [`NetworkOptions::search_nodes`],
 //! a blend of it with what a node-limited search of the start parameters
 //! predicts (the search's score through the same curve): the network then
-//! learns what the search sees and the static terms miss.
+//! learns what the search sees and the static terms miss. Labelling
+//! ([`label_positions`]) and fitting ([`fit_network`]) are two steps, so
+//! search scores can be kept in a label file ([`super::labels`]) and serve
+//! many fits.
 //!
 //! Training is mini-batch gradient descent (Adam) in `f32` from seeded
 //! weights, the output weights starting at zero (so the first model is the
@@ -17,6 +20,8 @@
 //! whose held-out error (labels as trained) is lowest is kept and rounded
 //! to the integer weights the evaluator runs; the errors reported against
 //! game results are the evaluator's own, comparable with a weight fit's.
+
+use std::collections::HashSet;
 
 use pocketlab_core::engine::{
     ACTIVATION_ONE, EvalParams, Evaluator, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
@@ -31,6 +36,7 @@ use rayon::prelude::*;
 
 use crate::quiet::is_quiet;
 
+use super::labels::{LabelSearch, SearchScores};
 use super::texel::{Labelled, TexelData, TexelOutcome, fit_scale, mean_error, white_view};
 
 /// Settings of a network fit ([`tune_network`]).
@@ -96,6 +102,7 @@ pub struct NetworkOutcome {
 }
 
 /// One position as the fit sees it.
+#[derive(Debug)]
 struct Sample {
     /// The start evaluation from White's side, in centipawns.
     base: f32,
@@ -280,26 +287,21 @@ fn piece_letters(variant: &Variant) -> String {
         .collect()
 }
 
-/// The search's view of `pos` from White's side, through the result
-/// curve: what a node-limited search of `params` expects White to score.
-fn search_label<'v>(
+/// A node-limited search's score of `pos` from White's side.
+fn search_score<'v>(
     searcher: &mut Searcher<pocketlab_core::engine::StandardRules<'v>>,
-    labelled: &Labelled<'v>,
+    pos: &pocketlab_core::Position<'v>,
     nodes: u64,
-    k: f64,
-) -> f64 {
-    // Each position searched from a fresh table: the label depends on the
+) -> i32 {
+    // Each position searched from a fresh table: the score depends on the
     // position alone, not on which positions a thread met before.
     searcher.new_game();
-    let result = searcher.search(&labelled.pos, &[], &SearchLimits::nodes(nodes));
-    // Mates count as a won position, not as an infinite one.
-    let stm = f64::from(result.score.clamp(-2000, 2000));
-    let white = if labelled.pos.side_to_move() == Color::White {
+    let stm = searcher.search(pos, &[], &SearchLimits::nodes(nodes)).score;
+    if pos.side_to_move() == Color::White {
         stm
     } else {
         -stm
-    };
-    1.0 / (1.0 + 10f64.powf(-k * white / 400.0))
+    }
 }
 
 /// Positions one to four random legal moves from each of `set`'s, `per`
@@ -364,46 +366,52 @@ fn samples(
         .collect()
 }
 
-/// Fits a network on top of `start`'s hand-written terms (any network
-/// `start` holds is replaced, though search labels are searched with it); `derived` hears how many derived positions
-/// joined the training and held-out sets, `progress` of each epoch.
-pub fn tune_network(
-    data: &TexelData<'_>,
+/// The positions of a network fit with their labels, training and
+/// held-out sets ([`label_positions`]).
+#[derive(Debug)]
+pub struct NetworkLabels {
+    /// The result curve's scale, fitted to the start's hand-written terms.
+    k: f64,
+    train: Vec<Sample>,
+    held_out: Vec<Sample>,
+    /// Derived positions in each set.
+    pub train_derived: usize,
+    pub held_out_derived: usize,
+}
+
+/// How far the search labelling has come: positions searched of those
+/// whose score was not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelProgress {
+    pub searched: usize,
+    pub to_search: usize,
+}
+
+/// Positions searched between two calls of [`label_positions`]'s
+/// `progress` (a block is searched in parallel, each position alone).
+const LABEL_BLOCK: usize = 16_384;
+
+/// Labels `data`'s positions (and the derived ones) for a fit on top of
+/// `start`'s hand-written terms. Search scores are taken from `scores`
+/// where it has them and searched (and added to it) where not; `scores`
+/// must be for [`NetworkOptions::search_nodes`] and `start` (unused
+/// without search labels). `progress` hears after each block of
+/// searches, with the scores so far (to keep them: an error it returns
+/// stops the labelling).
+pub fn label_positions<'v>(
+    data: &TexelData<'v>,
     variant: &Variant,
     start: &EvalParams,
     options: &NetworkOptions,
-    derived: impl FnOnce(usize, usize),
-    mut progress: impl FnMut(EpochReport),
-) -> NetworkOutcome {
+    scores: &mut SearchScores,
+    mut progress: impl FnMut(LabelProgress, &SearchScores) -> anyhow::Result<()>,
+) -> anyhow::Result<NetworkLabels> {
     let mut base_params = start.clone();
     base_params.network = None;
     let k = fit_scale(&data.train, variant, &base_params);
     let base = Evaluator::new(variant, &base_params);
-    let pieces = piece_letters(variant);
-    let inputs = NetworkInputs::new(variant, &pieces);
-    let search_labels = |set: &[Labelled<'_>]| -> Option<Vec<f64>> {
-        let nodes = options.search_nodes?;
-        let search_options = SearchOptions {
-            hash_megabytes: 1,
-            ..SearchOptions::default()
-        };
-        Some(
-            set.par_chunks(64)
-                .flat_map_iter(|chunk| {
-                    // The whole start, its network too: a stronger
-                    // searcher labels better, and the new network learns
-                    // what the old one saw.
-                    let mut searcher = Searcher::standard(variant, start, search_options.clone());
-                    chunk
-                        .iter()
-                        .map(|l| search_label(&mut searcher, l, nodes, k))
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
-        )
-    };
-    let share = options.search_share.clamp(0.0, 1.0);
-    let build = |logged: &[Labelled<'_>], salt: u64| {
+    let inputs = NetworkInputs::new(variant, &piece_letters(variant));
+    let with_derived = |logged: &[Labelled<'v>], salt: u64| {
         let mut set = logged.to_vec();
         if options.search_nodes.is_some() && options.derived > 0 {
             set.extend(derived_positions(
@@ -413,22 +421,127 @@ pub fn tune_network(
                 &base,
             ));
         }
-        let searched = search_labels(&set);
+        set
+    };
+    let sets = [
+        with_derived(&data.train, 0),
+        with_derived(&data.held_out, 1),
+    ];
+    let searched: Option<[Vec<f64>; 2]> = match options.search_nodes {
+        None => None,
+        Some(nodes) => {
+            debug_assert_eq!(*scores.search(), LabelSearch::new(variant, start, nodes));
+            let fens: Vec<Vec<String>> = sets
+                .iter()
+                .map(|set| set.par_iter().map(|l| l.pos.to_fen()).collect())
+                .collect();
+            // Each position once: openings and derived positions repeat.
+            let mut seen = HashSet::new();
+            let mut missing: Vec<(&Labelled<'_>, &String)> = Vec::new();
+            for (set, fens) in sets.iter().zip(&fens) {
+                for (l, fen) in set.iter().zip(fens) {
+                    if scores.get(fen).is_none() && seen.insert(fen) {
+                        missing.push((l, fen));
+                    }
+                }
+            }
+            let search_options = SearchOptions {
+                hash_megabytes: 1,
+                ..SearchOptions::default()
+            };
+            let mut done = 0;
+            for block in missing.chunks(LABEL_BLOCK) {
+                let found: Vec<i32> = block
+                    .par_chunks(64)
+                    .flat_map_iter(|chunk| {
+                        // The whole start, its network too: a stronger
+                        // searcher labels better, and the new network
+                        // learns what the old one saw.
+                        let mut searcher =
+                            Searcher::standard(variant, start, search_options.clone());
+                        chunk
+                            .iter()
+                            .map(|(l, _)| search_score(&mut searcher, &l.pos, nodes))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                for ((_, fen), score) in block.iter().zip(found) {
+                    scores.insert((*fen).clone(), score);
+                }
+                done += block.len();
+                progress(
+                    LabelProgress {
+                        searched: done,
+                        to_search: missing.len(),
+                    },
+                    scores,
+                )?;
+            }
+            let curve = |white: i32| 1.0 / (1.0 + 10f64.powf(-k * f64::from(white) / 400.0));
+            let label = |fens: &[String]| -> Vec<f64> {
+                fens.iter()
+                    .map(|f| curve(scores.get(f).expect("every position is scored")))
+                    .collect()
+            };
+            Some([label(&fens[0]), label(&fens[1])])
+        }
+    };
+    let share = options.search_share.clamp(0.0, 1.0);
+    let build = |which: usize, logged: usize| {
+        let set = &sets[which];
         let label = |i: usize, l: &Labelled<'_>| match &searched {
             // A derived position has no game: the search alone labels it.
-            Some(s) if l.result.is_nan() => s[i],
-            Some(s) => share * s[i] + (1.0 - share) * l.result,
+            Some(s) if l.result.is_nan() => s[which][i],
+            Some(s) => share * s[which][i] + (1.0 - share) * l.result,
             None => l.result,
         };
-        (
-            samples(&set, &base, &inputs, &label),
-            set.len() - logged.len(),
-        )
+        (samples(set, &base, &inputs, &label), set.len() - logged)
     };
-    let (train, train_derived) = build(&data.train, 0);
-    let (held_out, held_out_derived) = build(&data.held_out, 1);
-    derived(train_derived, held_out_derived);
+    let (train, train_derived) = build(0, data.train.len());
+    let (held_out, held_out_derived) = build(1, data.held_out.len());
+    Ok(NetworkLabels {
+        k,
+        train,
+        held_out,
+        train_derived,
+        held_out_derived,
+    })
+}
 
+/// Labels and fits in one step, search scores searched afresh
+/// ([`label_positions`], then [`fit_network`]).
+pub fn tune_network(
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    progress: impl FnMut(EpochReport),
+) -> NetworkOutcome {
+    let nodes = options.search_nodes.unwrap_or(0);
+    let mut scores = SearchScores::new(LabelSearch::new(variant, start, nodes));
+    let labels = label_positions(data, variant, start, options, &mut scores, |_, _| Ok(()))
+        .expect("no progress callback fails");
+    fit_network(&labels, data, variant, start, options, progress)
+}
+
+/// Fits a network on top of `start`'s hand-written terms to `labels`
+/// (made from `data` and `start` by [`label_positions`]); any network
+/// `start` holds is replaced. `progress` hears of each epoch.
+pub fn fit_network(
+    labels: &NetworkLabels,
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    mut progress: impl FnMut(EpochReport),
+) -> NetworkOutcome {
+    let NetworkLabels {
+        k,
+        ref train,
+        ref held_out,
+        ..
+    } = *labels;
+    let pieces = piece_letters(variant);
     let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut model = Model::new(Network::inputs_for(pieces.len()), options.hidden, &mut rng);
@@ -439,11 +552,11 @@ pub fn tune_network(
         step: 0,
     };
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let label_error_before = model.mean_error(&held_out, scale);
+    let label_error_before = model.mean_error(held_out, scale);
     let mut best = (label_error_before, model.clone(), 0);
     progress(EpochReport {
         epoch: 0,
-        train_error: model.mean_error(&train, scale),
+        train_error: model.mean_error(train, scale),
         held_out_error: label_error_before,
     });
     const CHUNK: usize = 512;
@@ -474,8 +587,8 @@ pub fn tune_network(
         }
         let report = EpochReport {
             epoch,
-            train_error: model.mean_error(&train, scale),
-            held_out_error: model.mean_error(&held_out, scale),
+            train_error: model.mean_error(train, scale),
+            held_out_error: model.mean_error(held_out, scale),
         };
         if report.held_out_error < best.0 {
             best = (report.held_out_error, model.clone(), epoch);
@@ -508,6 +621,8 @@ pub fn tune_network(
 mod tests {
     use super::*;
     use pocketlab_core::{Position, builtin};
+
+    use crate::training::labels::MAX_LABEL_SCORE;
 
     /// Positions labelled by an evaluation that knows something the start
     /// parameters do not (a knight on its own c3 is worth a pawn more):
@@ -553,7 +668,7 @@ mod tests {
             rate: 3e-3,
             ..NetworkOptions::default()
         };
-        let outcome = tune_network(&data, &v, &start, &options, |_, _| {}, |_| {}).fit;
+        let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
         assert!(
             outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
             "{} -> {}",
@@ -642,10 +757,72 @@ mod tests {
         });
         biased.validate().unwrap();
         let error = |start: &EvalParams| {
-            tune_network(&data, &v, start, &options, |_, _| {}, |_| {}).label_error_before
+            tune_network(&data, &v, start, &options, |_| {}).label_error_before
         };
         let (plain, biased) = (error(&plain), error(&biased));
         assert!(biased > 4.0 * plain, "{plain} against {biased}");
+    }
+
+    /// Scores read back from a label file label as the searches did: the
+    /// same fit, no position searched again; and the labels are the
+    /// file's (a planted score shows in them).
+    #[test]
+    fn a_label_file_stands_in_for_the_searches() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let data = two_endings(&v, 60, |i| f64::from(i % 3) / 2.0);
+        let options = NetworkOptions {
+            hidden: 4,
+            epochs: 2,
+            search_nodes: Some(200),
+            search_share: 1.0,
+            derived: 1,
+            ..NetworkOptions::default()
+        };
+        let search = LabelSearch::new(&v, &start, 200);
+        let mut fresh = SearchScores::new(search.clone());
+        let mut heard = Vec::new();
+        let labels = label_positions(&data, &v, &start, &options, &mut fresh, |p, scores| {
+            heard.push((p, scores.added()));
+            Ok(())
+        })
+        .unwrap();
+        let &(last, added) = heard.last().expect("progress is reported");
+        assert_eq!((last.searched, last.to_search), (last.to_search, added));
+        let fit = |labels: &NetworkLabels| {
+            fit_network(labels, &data, &v, &start, &options, |_| {})
+                .fit
+                .params
+        };
+        assert!(fresh.added() > 2, "{} searched", fresh.added());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("labels.parquet");
+        fresh.write(&path).unwrap();
+        let mut read = SearchScores::read(&path, search).unwrap();
+        assert_eq!((read.len(), read.added()), (fresh.len(), 0));
+        let again = label_positions(&data, &v, &start, &options, &mut read, |_, _| Ok(())).unwrap();
+        assert_eq!(read.added(), 0, "nothing searched again");
+        assert_eq!(fit(&again), fit(&labels));
+
+        let mut planted = SearchScores::new(read.search().clone());
+        let knight = Position::from_fen(&v, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1").unwrap();
+        planted.insert(knight.to_fen(), -MAX_LABEL_SCORE);
+        let relabelled =
+            label_positions(&data, &v, &start, &options, &mut planted, |_, _| Ok(())).unwrap();
+        let knights: Vec<usize> = (0..data.train.len())
+            .filter(|&i| data.train[i].pos.to_fen() == knight.to_fen())
+            .collect();
+        assert!(!knights.is_empty());
+        let lost = 1.0 / (1.0 + 10f64.powf(relabelled.k * f64::from(MAX_LABEL_SCORE) / 400.0));
+        for i in knights {
+            let (planted, searched) = (relabelled.train[i].label, labels.train[i].label);
+            assert!(
+                (f64::from(planted) - lost).abs() < 1e-6,
+                "{planted} against {lost}"
+            );
+            assert!(searched > planted + 0.05, "{searched}");
+        }
     }
 
     /// The fit depends on the seed and the data alone, not on the threads,
@@ -668,11 +845,7 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| {
-                    tune_network(&data, &v, &start, &options, |_, _| {}, |_| {})
-                        .fit
-                        .params
-                })
+                .install(|| tune_network(&data, &v, &start, &options, |_| {}).fit.params)
         };
         assert_eq!(fit(1), fit(3));
     }
