@@ -238,21 +238,26 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 7,
-        "the five steps of the chess evaluation, the shipped chess.toml and chess-network.toml"
+        checked, 8,
+        "the five steps of the chess evaluation, the shipped chess.toml and the two network files"
     );
-    // The network file is step 5's weights plus a learned correction.
-    let mut network = load_eval(&dir.join("chess-network.toml"));
-    let net = network
-        .network
-        .take()
-        .expect("chess-network.toml holds a network");
-    assert_eq!(net.pieces.len(), 6);
-    assert_eq!(
-        network,
-        load_eval(&dir.join("chess.toml")),
-        "chess-network.toml carries chess.toml's weights"
-    );
+    // The network files are step 5's weights plus a learned correction.
+    for (name, hidden) in [
+        ("chess-network.toml", 32),
+        ("chess-network-10k-h128.toml", 128),
+    ] {
+        let mut network = load_eval(&dir.join(name));
+        let net = network
+            .network
+            .take()
+            .unwrap_or_else(|| panic!("{name} holds a network"));
+        assert_eq!((net.pieces.len(), net.hidden), (6, hidden), "{name}");
+        assert_eq!(
+            network,
+            load_eval(&dir.join("chess.toml")),
+            "{name} carries chess.toml's weights"
+        );
+    }
     // The shipped file is the last step's weights under the name to use,
     // by inheritance (nothing of its own to drift).
     assert_eq!(
