@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::TrainingFile;
 use super::samples::{FeatureSpace, samples_from_log};
+use super::write_whole;
 use crate::stats::logistic::{FitSettings, fit};
 
 /// One learned value with its bootstrap interval (centipawns).
@@ -59,15 +60,6 @@ pub struct TrainingOutcome {
     pub initial_params: PathBuf,
     pub converged: bool,
     pub dir: PathBuf,
-}
-
-/// Write a file whole or not at all (a kill mid-write must not leave a
-/// truncated parameter file or fit record for the resumed run to trip on).
-fn write_whole(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("toml.partial");
-    std::fs::write(&tmp, text).with_context(|| tmp.display().to_string())?;
-    std::fs::rename(&tmp, path).with_context(|| path.display().to_string())?;
-    Ok(())
 }
 
 /// Training has converged when a generation's fit reached its own optimum
@@ -196,7 +188,7 @@ pub fn train(
             Some(p) => super::load_params(&dir.join(p))?,
             None => EvalParams::default(),
         };
-        write_whole(&initial_params, &params.to_toml())?;
+        write_whole(&initial_params, params.to_toml().as_bytes())?;
     }
     let mut fits = Vec::new();
     let mut params_path = initial_params.clone();
@@ -221,7 +213,10 @@ pub fn train(
         // g - 1); copying a file onto itself would truncate it.
         let own_params = gdir.join("params.toml");
         if params_path != own_params {
-            write_whole(&own_params, &std::fs::read_to_string(&params_path)?)?;
+            write_whole(
+                &own_params,
+                std::fs::read_to_string(&params_path)?.as_bytes(),
+            )?;
         }
         let params = super::load_params(&params_path)?;
         let mut rng = ChaCha8Rng::seed_from_u64(file.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9));
@@ -347,9 +342,9 @@ pub fn train(
             next.pocket_values.insert(l.clone(), v.value.round() as i32);
         }
         std::fs::create_dir_all(generation_dir(root, g + 1))?;
-        write_whole(&next_params, &next.to_toml())?;
+        write_whole(&next_params, next.to_toml().as_bytes())?;
         // The fit record is written last: it marks the generation as done.
-        write_whole(&fit_path, &toml::to_string(&record)?)?;
+        write_whole(&fit_path, toml::to_string(&record)?.as_bytes())?;
         if !quiet {
             eprintln!(
                 "generation {g}: {} positions from {} games, loss {:.4} -> {:.4}, largest change {:.2} pawns",

@@ -21,8 +21,8 @@
 //! searched again next time).
 
 use std::collections::HashMap;
-use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::path::Path;
 
 use anyhow::{Context, bail};
 use pocketlab_core::Variant;
@@ -68,11 +68,12 @@ impl LabelSearch {
         }
     }
 
-    fn is(&self, variant: &str, engine_version: u32, params: &str, nodes: u64) -> bool {
-        self.variant == variant
-            && self.engine_version == engine_version
-            && self.params == params
-            && self.nodes == nodes
+    /// Whether `row` is this search's.
+    fn made(&self, row: &Row<'_>) -> bool {
+        self.variant == row.variant
+            && self.engine_version == row.engine_version
+            && self.params == row.params
+            && self.nodes == row.nodes
     }
 }
 
@@ -135,10 +136,7 @@ impl SearchScores {
         let rows = Rows::of(&df, path)?;
         for i in 0..df.height() {
             let row = rows.row(i, path)?;
-            if !scores
-                .search
-                .is(row.variant, row.engine_version, row.params, row.nodes)
-            {
+            if !scores.search.made(&row) {
                 continue;
             }
             if row.score.abs() > MAX_LABEL_SCORE {
@@ -174,13 +172,7 @@ impl SearchScores {
                 let rows = Rows::of(&df, path)?;
                 let mut keep = Vec::with_capacity(df.height());
                 for i in 0..df.height() {
-                    let row = rows.row(i, path)?;
-                    keep.push(!self.search.is(
-                        row.variant,
-                        row.engine_version,
-                        row.params,
-                        row.nodes,
-                    ));
+                    keep.push(!self.search.made(&rows.row(i, path)?));
                 }
                 let mask = BooleanChunked::from_slice("keep".into(), &keep);
                 Some(
@@ -233,33 +225,13 @@ fn read_file(path: &Path) -> anyhow::Result<Option<DataFrame>> {
         .with_context(|| format!("{}: not a readable label file", path.display()))
 }
 
+/// Replaces `path` with `df` whole ([`super::write_whole`]).
 fn replace_file(path: &Path, df: &mut DataFrame) -> anyhow::Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp-{}", std::process::id()));
-    let tmp: PathBuf = path.with_file_name(name);
-    let written = File::create(&tmp)
-        .with_context(|| format!("{}: cannot create", tmp.display()))
-        .and_then(|file| {
-            ParquetWriter::new(&file)
-                .finish(df)
-                .with_context(|| format!("{}: cannot write", tmp.display()))?;
-            file.sync_all()
-                .with_context(|| format!("{}: cannot sync", tmp.display()))
-        })
-        .and_then(|()| {
-            fs::rename(&tmp, path).with_context(|| format!("{}: cannot replace", path.display()))
-        });
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .with_context(|| format!("{}: cannot sync the directory", dir.display()))
+    let mut bytes = Vec::new();
+    ParquetWriter::new(&mut bytes)
+        .finish(df)
+        .with_context(|| format!("{}: cannot encode the label table", path.display()))?;
+    super::write_whole(path, &bytes)
 }
 
 /// The label file's columns, typed.
@@ -371,7 +343,7 @@ mod tests {
     fn a_damaged_or_foreign_file_is_an_error_naming_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("labels.parquet");
-        fs::write(&path, b"not parquet").unwrap();
+        std::fs::write(&path, b"not parquet").unwrap();
         let e = format!("{:#}", SearchScores::read(&path, search(1)).unwrap_err());
         assert!(e.contains("labels.parquet"), "{e}");
 
