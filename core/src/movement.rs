@@ -217,6 +217,38 @@ fn unit_ray_mask(from: Square, ray: &Ray, dx: i8, dy: i8) -> Bitboard {
 }
 
 impl PieceMoves {
+    /// Whether the piece moves alike on a board seen in a mirror (files a
+    /// to h reversed): every table at the mirrored square is the mirrored
+    /// table, and every walked ray has its mirror image.
+    pub fn is_file_symmetric(&self) -> bool {
+        let tables = [
+            &self.leap_quiet,
+            &self.leap_capture,
+            &self.leap_en_passant,
+            &self.orth_quiet,
+            &self.orth_capture,
+            &self.diag_quiet,
+            &self.diag_capture,
+        ];
+        let tables_mirror = tables.iter().all(|table| {
+            Square::all().all(|sq| {
+                table[sq.flip_horizontal().index()] == table[sq.index()].flip_horizontal()
+            })
+        });
+        tables_mirror
+            && self.walked.iter().all(|ray| {
+                self.walked.iter().any(|other| {
+                    other.dx == -ray.dx
+                        && other.dy == ray.dy
+                        && other.min_steps == ray.min_steps
+                        && other.max_steps == ray.max_steps
+                        && other.quiet == ray.quiet
+                        && other.capture == ray.capture
+                        && other.from == ray.from.flip_horizontal()
+                })
+            })
+    }
+
     /// Compile rules for `color`; each rule applies from the squares given
     /// with it. Rays are written from White's side and mirrored for Black.
     pub fn compile(color: Color, rules: &[(MoveRule, Bitboard)]) -> PieceMoves {

@@ -67,6 +67,17 @@ pub struct TuneArgs {
     /// version, `--params` and `--search-nodes`; a missing file is created.
     #[arg(long, requires = "search_nodes")]
     pub labels: Option<PathBuf>,
+    /// With `--network`: when an epoch does not lower the held-out error,
+    /// go back to the best weights and multiply the step size by this
+    /// (e.g. 0.3), stopping once it is a thousandth of the first; 1 keeps
+    /// the step size constant.
+    #[arg(long, default_value_t = 1.0, value_parser = rate_drop, requires = "network")]
+    pub rate_drop: f32,
+    /// With `--network`: train on each training position's mirror image
+    /// too (files a to h reversed, the same label), for variants whose
+    /// rules a mirror keeps (no castling, no square-dependent moves).
+    #[arg(long, requires = "network")]
+    pub mirror: bool,
     /// With `--network`: seeds the first weights and the order of the positions.
     #[arg(long, default_value_t = 1, requires = "network")]
     pub seed: u64,
@@ -86,6 +97,15 @@ fn share(text: &str) -> Result<f64, String> {
         Ok(value)
     } else {
         Err(format!("{value} is outside 0 to 1"))
+    }
+}
+
+fn rate_drop(text: &str) -> Result<f32, String> {
+    let value: f32 = text.parse().map_err(|e| format!("{e}"))?;
+    if value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(format!("{value} is outside (0, 1]"))
     }
 }
 
@@ -125,6 +145,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             search_nodes: args.search_nodes,
             search_share: args.search_share,
             derived: args.derived as usize,
+            rate_drop: args.rate_drop,
+            mirror: args.mirror,
             ..NetworkOptions::default()
         };
         let search = LabelSearch::new(variant, &start, args.search_nodes.unwrap_or(0));
@@ -265,8 +287,18 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
                         )
                     })
                     .unwrap_or_default();
+                let drop = if args.rate_drop < 1.0 {
+                    format!("--rate-drop {} ", args.rate_drop)
+                } else {
+                    String::new()
+                };
+                let drop = if args.mirror {
+                    format!("{drop}--mirror ")
+                } else {
+                    drop
+                };
                 format!(
-                    "--network --hidden {} --epochs {} --seed {} {search}",
+                    "--network --hidden {} --epochs {} --seed {} {drop}{search}",
                     args.hidden,
                     args.epochs.unwrap_or(30),
                     args.seed

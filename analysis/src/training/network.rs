@@ -28,7 +28,7 @@ use pocketlab_core::engine::{
     NetworkInputs, OUTPUT_UNIT, SearchLimits, SearchOptions, Searcher,
 };
 use pocketlab_core::types::splitmix;
-use pocketlab_core::{Color, MoveList, Variant};
+use pocketlab_core::{Color, MoveList, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,6 +50,11 @@ pub struct NetworkOptions {
     pub batch: usize,
     /// Adam's step size.
     pub rate: f32,
+    /// When an epoch does not lower the held-out error, the fit returns
+    /// to the best weights so far and multiplies the step size by this
+    /// (below 1), stopping once it is a thousandth of `rate`; 1 keeps the
+    /// step size constant for every epoch.
+    pub rate_drop: f32,
     /// Seeds the first weights and the order of the positions.
     pub seed: u64,
     /// Label positions by a search of this many nodes with the start's
@@ -62,6 +67,11 @@ pub struct NetworkOptions {
     /// from it by one to four random legal moves (kept when quiet),
     /// labelled by the search alone.
     pub derived: usize,
+    /// Train on each training position's mirror image too (files a to h
+    /// reversed, the same label): twice the positions for no search, in a
+    /// variant whose rules a mirror keeps ([`Variant::is_file_symmetric`];
+    /// an error otherwise). Held-out positions are not mirrored.
+    pub mirror: bool,
 }
 
 impl Default for NetworkOptions {
@@ -71,10 +81,12 @@ impl Default for NetworkOptions {
             epochs: 30,
             batch: 4096,
             rate: 1e-3,
+            rate_drop: 1.0,
             seed: 1,
             search_nodes: None,
             search_share: 0.5,
             derived: 0,
+            mirror: false,
         }
     }
 }
@@ -273,10 +285,19 @@ impl Model {
     }
 }
 
+#[derive(Clone)]
 struct Adam {
     m: Vec<f32>,
     v: Vec<f32>,
     step: i32,
+}
+
+/// The lowest held-out error met so far, with what reached it.
+struct Best {
+    error: f64,
+    model: Model,
+    adam: Adam,
+    epoch: usize,
 }
 
 /// The letters of every piece type of `variant`, in its order.
@@ -290,7 +311,7 @@ fn piece_letters(variant: &Variant) -> String {
 /// A node-limited search's score of `pos` from White's side.
 fn search_score<'v>(
     searcher: &mut Searcher<pocketlab_core::engine::StandardRules<'v>>,
-    pos: &pocketlab_core::Position<'v>,
+    pos: &Position<'v>,
     nodes: u64,
 ) -> i32 {
     // Each position searched from a fresh table: the score depends on the
@@ -339,29 +360,40 @@ fn derived_positions<'v>(
         .collect()
 }
 
+/// The samples of `set`'s positions, each followed by its mirror image's
+/// with the same label when `mirror` (the variant must be file-symmetric).
 fn samples(
     set: &[Labelled<'_>],
     base: &Evaluator,
     inputs: &NetworkInputs,
     label: &(dyn Fn(usize, &Labelled<'_>) -> f64 + Sync),
+    mirror: bool,
 ) -> Vec<Sample> {
+    let sample = |pos: &Position<'_>, label: f64| {
+        let mut features = Vec::with_capacity(40);
+        inputs.for_each(pos, |input, value| {
+            features.push((input as u32, value as f32));
+        });
+        Sample {
+            base: white_view(base, pos) as f32,
+            sign: if pos.side_to_move() == Color::White {
+                1.0
+            } else {
+                -1.0
+            },
+            inputs: features,
+            label: label as f32,
+        }
+    };
     set.par_iter()
         .enumerate()
-        .map(|(i, l)| {
-            let mut features = Vec::with_capacity(40);
-            inputs.for_each(&l.pos, |input, value| {
-                features.push((input as u32, value as f32));
+        .flat_map_iter(|(i, l)| {
+            let label = label(i, l);
+            let mirrored = mirror.then(|| {
+                let image = l.pos.mirror_files().expect("a file-symmetric variant");
+                sample(&image, label)
             });
-            Sample {
-                base: white_view(base, &l.pos) as f32,
-                sign: if l.pos.side_to_move() == Color::White {
-                    1.0
-                } else {
-                    -1.0
-                },
-                inputs: features,
-                label: label(i, l) as f32,
-            }
+            std::iter::once(sample(&l.pos, label)).chain(mirrored)
         })
         .collect()
 }
@@ -406,6 +438,13 @@ pub fn label_positions<'v>(
     scores: &mut SearchScores,
     mut progress: impl FnMut(LabelProgress, &SearchScores) -> anyhow::Result<()>,
 ) -> anyhow::Result<NetworkLabels> {
+    if options.mirror && !variant.is_file_symmetric() {
+        anyhow::bail!(
+            "variant {}: a mirror (files a to h reversed) changes its rules (castling, or moves \
+             that depend on the square), so mirror images are not positions of the same worth",
+            variant.name
+        );
+    }
     let mut base_params = start.clone();
     base_params.network = None;
     let k = fit_scale(&data.train, variant, &base_params);
@@ -495,7 +534,12 @@ pub fn label_positions<'v>(
             Some(s) => share * s[which][i] + (1.0 - share) * l.result,
             None => l.result,
         };
-        (samples(set, &base, &inputs, &label), set.len() - logged)
+        // Training positions only: the held-out error stays comparable.
+        let mirror = options.mirror && which == 0;
+        (
+            samples(set, &base, &inputs, &label, mirror),
+            set.len() - logged,
+        )
     };
     let (train, train_derived) = build(0, data.train.len());
     let (held_out, held_out_derived) = build(1, data.held_out.len());
@@ -553,14 +597,22 @@ pub fn fit_network(
     };
     let mut order: Vec<usize> = (0..train.len()).collect();
     let label_error_before = model.mean_error(held_out, scale);
-    let mut best = (label_error_before, model.clone(), 0);
+    let mut best = Best {
+        error: label_error_before,
+        model: model.clone(),
+        adam: adam.clone(),
+        epoch: 0,
+    };
     progress(EpochReport {
         epoch: 0,
         train_error: model.mean_error(train, scale),
         held_out_error: label_error_before,
     });
+    let mut rate = options.rate;
+    let mut passes = 0;
     const CHUNK: usize = 512;
     for epoch in 1..=options.epochs {
+        passes = epoch;
         order.shuffle(&mut rng);
         for batch in order.chunks(options.batch.max(1)) {
             // Fixed chunks summed in order: the same step for any number of threads.
@@ -583,20 +635,33 @@ pub fn fit_network(
             }
             let count = batch.len() as f32;
             grad.iter_mut().for_each(|g| *g /= count);
-            model.apply(&grad, &mut adam, options.rate);
+            model.apply(&grad, &mut adam, rate);
         }
         let report = EpochReport {
             epoch,
             train_error: model.mean_error(train, scale),
             held_out_error: model.mean_error(held_out, scale),
         };
-        if report.held_out_error < best.0 {
-            best = (report.held_out_error, model.clone(), epoch);
-        }
         progress(report);
+        if report.held_out_error < best.error {
+            best = Best {
+                error: report.held_out_error,
+                model: model.clone(),
+                adam: adam.clone(),
+                epoch,
+            };
+        } else if options.rate_drop < 1.0 {
+            // Past the best: smaller steps from the best weights.
+            rate *= options.rate_drop;
+            if rate < options.rate / 1000.0 {
+                break;
+            }
+            model = best.model.clone();
+            adam = best.adam.clone();
+        }
     }
     let mut tuned = start.clone();
-    tuned.network = Some(best.1.rounded(&pieces));
+    tuned.network = Some(best.model.rounded(&pieces));
     let error = |set: &[Labelled<'_>], params: &EvalParams| {
         mean_error(set, &Evaluator::new(variant, params), k)
     };
@@ -608,19 +673,19 @@ pub fn fit_network(
             held_out_error_before: error(&data.held_out, start),
             held_out_error_after: error(&data.held_out, &tuned),
             params: tuned,
-            passes: options.epochs,
+            passes,
             changed: Vec::new(),
         },
-        best_epoch: best.2,
+        best_epoch: best.epoch,
         label_error_before,
-        label_error_after: best.0,
+        label_error_after: best.error,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pocketlab_core::{Position, builtin};
+    use pocketlab_core::builtin;
 
     use crate::training::labels::MAX_LABEL_SCORE;
 
@@ -633,34 +698,7 @@ mod tests {
         let v = builtin::load("chess").unwrap();
         let start = EvalParams::default();
         let eval = Evaluator::new(&v, &start);
-        let fens = [
-            "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1",
-            "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1",
-            "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1",
-            "4k3/8/2n5/8/8/8/8/4K3 w - - 0 1",
-            "4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
-            "4k3/8/8/8/8/8/8/N3K3 b - - 0 1",
-            "n3k3/8/8/8/8/8/8/4K3 b - - 0 1",
-            "4k3/8/8/8/8/8/1N6/4K3 w - - 0 1",
-        ];
-        let set: Vec<Labelled<'_>> = fens
-            .iter()
-            .map(|fen| {
-                let pos = Position::from_fen(&v, fen).unwrap();
-                let mut white = white_view(&eval, &pos);
-                // The planted term, for whichever side has the knight on
-                // its own c3 (White's c3 or Black's c6).
-                if fen.contains("2N5/8/4K3") {
-                    white += 100.0;
-                }
-                if fen.starts_with("4k3/8/2n5") {
-                    white -= 100.0;
-                }
-                let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
-                Labelled { pos, result }
-            })
-            .collect();
-        let data = TexelData::fit_and_hold_out(set);
+        let (data, fens) = planted_knight(&v);
         let options = NetworkOptions {
             hidden: 4,
             epochs: 3000,
@@ -682,6 +720,75 @@ mod tests {
         assert!((30..=200).contains(&gain), "knight on c3 gained {gain}");
         // The hand-written weights are left as they were.
         assert_eq!(outcome.params.weights(), start.weights());
+    }
+
+    /// With a step-size drop the fit goes back to its best weights when
+    /// an epoch does no better, and stops once the step is too small to
+    /// matter: it learns the planted term in fewer passes, the same way
+    /// every time.
+    #[test]
+    fn a_dropping_step_size_stops_early_and_still_learns() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let (data, _) = planted_knight(&v);
+        let options = NetworkOptions {
+            hidden: 4,
+            epochs: 3000,
+            batch: 8,
+            rate: 3e-3,
+            rate_drop: 0.5,
+            ..NetworkOptions::default()
+        };
+        let mut epochs = Vec::new();
+        let outcome = tune_network(&data, &v, &start, &options, |e| epochs.push(e.epoch));
+        let fit = &outcome.fit;
+        assert!(fit.passes < 3000, "ran all {} passes", fit.passes);
+        assert_eq!(epochs.last(), Some(&fit.passes));
+        assert!(outcome.best_epoch <= fit.passes);
+        assert!(
+            fit.held_out_error_after < fit.held_out_error_before / 4.0,
+            "{} -> {}",
+            fit.held_out_error_before,
+            fit.held_out_error_after
+        );
+        let again = tune_network(&data, &v, &start, &options, |_| {}).fit;
+        assert_eq!(again.params, fit.params);
+        assert_eq!(again.passes, fit.passes);
+    }
+
+    /// Positions where a knight on its own c3 is worth a pawn more than the
+    /// default evaluation says, labelled by result, split for fitting; and
+    /// their FENs (the first has White's knight on c3, White to move).
+    fn planted_knight(v: &Variant) -> (TexelData<'_>, [&'static str; 8]) {
+        let eval = Evaluator::new(v, &EvalParams::default());
+        let fens = [
+            "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1",
+            "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/2n5/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/N3K3 b - - 0 1",
+            "n3k3/8/8/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/8/8/8/8/1N6/4K3 w - - 0 1",
+        ];
+        let set: Vec<Labelled<'_>> = fens
+            .iter()
+            .map(|fen| {
+                let pos = Position::from_fen(v, fen).unwrap();
+                let mut white = white_view(&eval, &pos);
+                // The planted term, for whichever side has the knight on
+                // its own c3 (White's c3 or Black's c6).
+                if fen.contains("2N5/8/4K3") {
+                    white += 100.0;
+                }
+                if fen.starts_with("4k3/8/2n5") {
+                    white -= 100.0;
+                }
+                let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
+                Labelled { pos, result }
+            })
+            .collect();
+        (TexelData::fit_and_hold_out(set), fens)
     }
 
     /// Derived positions are a few legal moves away, quiet, not over, and
@@ -729,6 +836,56 @@ mod tests {
             })
             .collect();
         TexelData::fit_and_hold_out(set)
+    }
+
+    /// With `mirror` each training position is followed by its mirror
+    /// image, labelled alike; held-out positions are not mirrored; and a
+    /// variant a mirror changes (castling) is refused.
+    #[test]
+    fn mirror_images_double_the_training_positions() {
+        let v = builtin::load("chess-nocastle").unwrap();
+        let start = EvalParams::default();
+        let data = two_endings(&v, 40, |i| f64::from(i % 3) / 2.0);
+        let label = |mirror: bool| {
+            let options = NetworkOptions {
+                mirror,
+                ..NetworkOptions::default()
+            };
+            let mut scores = SearchScores::new(LabelSearch::new(&v, &start, 0));
+            label_positions(&data, &v, &start, &options, &mut scores, |_, _| Ok(()))
+        };
+        let (plain, mirrored) = (label(false).unwrap(), label(true).unwrap());
+        assert_eq!(mirrored.train.len(), 2 * plain.train.len());
+        assert_eq!(mirrored.held_out.len(), plain.held_out.len());
+        let inputs = NetworkInputs::new(&v, &piece_letters(&v));
+        for (i, sample) in plain.train.iter().enumerate() {
+            let (same, image) = (&mirrored.train[2 * i], &mirrored.train[2 * i + 1]);
+            assert_eq!(same.inputs, sample.inputs);
+            assert_eq!((same.label, image.label), (sample.label, sample.label));
+            // The image's inputs are the mirrored position's.
+            let pos = data.train[i].pos.mirror_files().unwrap();
+            let mut features = Vec::new();
+            inputs.for_each(&pos, |input, value| {
+                features.push((input as u32, value as f32));
+            });
+            assert_eq!(image.inputs, features);
+            assert_ne!(image.inputs, sample.inputs);
+        }
+
+        let chess = builtin::load("chess").unwrap();
+        let data = two_endings(&chess, 10, |_| 0.5);
+        let options = NetworkOptions {
+            mirror: true,
+            ..NetworkOptions::default()
+        };
+        let mut scores = SearchScores::new(LabelSearch::new(&chess, &start, 0));
+        let error = label_positions(&data, &chess, &start, &options, &mut scores, |_, _| Ok(()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("variant chess") && error.contains("mirror"),
+            "{error}"
+        );
     }
 
     /// Search labels come from the start as it stands, network included:

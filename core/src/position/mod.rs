@@ -172,6 +172,47 @@ impl<'v> Position<'v> {
         h
     }
 
+    /// The position seen in a mirror, files a to h reversed: the same
+    /// pieces on mirrored squares, the same pockets, side to move and
+    /// clocks, the en passant square mirrored. `None` unless the variant
+    /// [`is_file_symmetric`](Variant::is_file_symmetric): only then is the
+    /// mirror image a position of the same worth (a way to double the
+    /// positions a learned evaluation is fitted to).
+    ///
+    /// ```
+    /// use pocketlab_core::{Position, builtin};
+    ///
+    /// let nocastle = builtin::load("chess-nocastle").unwrap();
+    /// let pos = Position::from_fen(&nocastle, "4k3/8/8/8/8/2N5/P7/4K3 b - - 3 9").unwrap();
+    /// let mirror = pos.mirror_files().unwrap();
+    /// assert_eq!(mirror.to_fen(), "3k4/8/8/8/8/5N2/7P/3K4 b - - 3 9");
+    /// assert_eq!(mirror.mirror_files().unwrap(), pos);
+    ///
+    /// // Castling is not the same in a mirror.
+    /// let chess = builtin::load("chess").unwrap();
+    /// assert!(Position::start(&chess).mirror_files().is_none());
+    /// ```
+    pub fn mirror_files(&self) -> Option<Position<'v>> {
+        if !self.variant.is_file_symmetric() {
+            return None;
+        }
+        let mut mirror = Position::empty(self.variant);
+        for sq in self.occupied() {
+            let piece = self.board[sq.index()].expect("occupied squares hold pieces");
+            mirror.put_piece(sq.flip_horizontal(), piece);
+        }
+        mirror.pockets = self.pockets;
+        mirror.pocket_sizes = self.pocket_sizes;
+        mirror.side_to_move = self.side_to_move;
+        mirror.en_passant = self.en_passant.map(Square::flip_horizontal);
+        mirror.castling = self.castling;
+        mirror.halfmove_clock = self.halfmove_clock;
+        mirror.fullmove_number = self.fullmove_number;
+        mirror.hash = mirror.compute_hash();
+        mirror.update_checkers();
+        Some(mirror)
+    }
+
     /// Total material value on the board and in the pocket of one side.
     pub fn material(&self, color: Color) -> i32 {
         let v = self.variant;

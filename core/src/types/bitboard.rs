@@ -80,6 +80,20 @@ impl Bitboard {
     pub const fn flip_vertical(self) -> Bitboard {
         Bitboard(self.0.swap_bytes())
     }
+
+    /// The set with files mirrored (the a-file becomes the h-file): each
+    /// rank's byte reversed bit for bit.
+    #[inline]
+    pub const fn flip_horizontal(self) -> Bitboard {
+        const K1: u64 = 0x5555_5555_5555_5555;
+        const K2: u64 = 0x3333_3333_3333_3333;
+        const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+        let mut x = self.0;
+        x = ((x >> 1) & K1) | ((x & K1) << 1);
+        x = ((x >> 2) & K2) | ((x & K2) << 2);
+        x = ((x >> 4) & K4) | ((x & K4) << 4);
+        Bitboard(x)
+    }
 }
 
 impl Iterator for Bitboard {
@@ -161,6 +175,19 @@ mod tests {
         let bb = Bitboard::from_square(Square::H8) | Bitboard::from_square(Square::A1);
         let squares: Vec<Square> = bb.collect();
         assert_eq!(squares, vec![Square::A1, Square::H8]);
+    }
+
+    #[test]
+    fn flip_horizontal_mirrors_every_square_by_file() {
+        for sq in Square::all() {
+            let mirrored = Bitboard::from_square(sq).flip_horizontal();
+            assert_eq!(mirrored, Bitboard::from_square(sq.flip_horizontal()));
+            assert_eq!(sq.flip_horizontal().rank(), sq.rank());
+            assert_eq!(sq.flip_horizontal().file(), 7 - sq.file());
+        }
+        let some = Bitboard(0x0123_4567_89ab_cdef);
+        assert_eq!(some.flip_horizontal().flip_horizontal(), some);
+        assert_eq!(some.flip_horizontal().count(), some.count());
     }
 
     #[test]

@@ -72,6 +72,12 @@ impl Square {
         Square(self.0 ^ 56)
     }
 
+    /// The square with its file mirrored (a becomes h), rank kept.
+    #[inline]
+    pub const fn flip_horizontal(self) -> Square {
+        Square(self.0 ^ 7)
+    }
+
     /// Chebyshev (king-move) distance.
     #[inline]
     pub const fn distance(self, other: Square) -> u8 {

@@ -10,7 +10,7 @@ use super::{
 use crate::betza;
 use crate::inherit::{ChainError, OwnFile, walk_chain};
 use crate::movement::PieceMoves;
-use crate::types::{Bitboard, ByColor, MAX_PIECE_TYPES, PieceType, Square};
+use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
 
 /// Parse a variant file into its data. `file` names it in errors;
 /// `resolve` turns an `inherits` value into `(file name, text)` of the
@@ -453,7 +453,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         potential,
     };
 
-    let moves = ByColor::new_with(|color| {
+    let moves: ByColor<Vec<PieceMoves>> = ByColor::new_with(|color| {
         pieces
             .iter()
             .map(|p| PieceMoves::compile(color, &move_rules_for(p, color, initial_ranks)))
@@ -468,6 +468,12 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         .enumerate()
         .filter(|(_, p)| p.pawn)
         .fold(0u32, |m, (i, _)| m | 1 << i);
+
+    let file_symmetric = rules.castling.is_none()
+        && rules.potential.is_none()
+        && Color::ALL
+            .iter()
+            .all(|&c| moves[c].iter().all(PieceMoves::is_file_symmetric));
 
     let start_fen = f
         .start
@@ -488,6 +494,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         promotion_pocket_choices,
         castling_keep,
         pawn_types,
+        file_symmetric,
     };
     Ok(variant)
 }

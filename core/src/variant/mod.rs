@@ -227,6 +227,8 @@ pub struct Variant {
     /// Castling rights that survive a move from or to each square.
     pub(crate) castling_keep: [u8; 64],
     pub(crate) pawn_types: u32,
+    /// See [`Variant::is_file_symmetric`].
+    pub(crate) file_symmetric: bool,
 }
 
 impl Variant {
@@ -277,6 +279,15 @@ impl Variant {
     #[inline]
     pub fn moves(&self, color: Color, kind: PieceType) -> &PieceMoves {
         &self.moves[color][kind.index()]
+    }
+
+    /// Whether the rules are the same on a board seen in a mirror (files a
+    /// to h reversed): no castling, not Potential Chess, and every piece
+    /// of either side moves alike at mirrored squares (which square
+    /// colours deciding moves usually break). Then a position and its
+    /// mirror image ([`crate::Position::mirror_files`]) are worth the same.
+    pub fn is_file_symmetric(&self) -> bool {
+        self.file_symmetric
     }
 
     /// Types a piece of `kind` may become when pocketed from `from` by `color`.
