@@ -238,13 +238,14 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 8,
-        "the five steps of the chess evaluation, the shipped chess.toml and the two network files"
+        checked, 9,
+        "the five steps of the chess evaluation, the shipped chess.toml and the three network files"
     );
     // The network files are step 5's weights plus a learned correction.
     for (name, hidden) in [
         ("chess-network.toml", 32),
         ("chess-network-10k-h128.toml", 128),
+        ("chess-network-10k-h256-mirror.toml", 256),
     ] {
         let mut network = load_eval(&dir.join(name));
         let net = network
