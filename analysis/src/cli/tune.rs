@@ -287,18 +287,15 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
                         )
                     })
                     .unwrap_or_default();
-                let drop = if args.rate_drop < 1.0 {
-                    format!("--rate-drop {} ", args.rate_drop)
-                } else {
-                    String::new()
-                };
-                let drop = if args.mirror {
-                    format!("{drop}--mirror ")
-                } else {
-                    drop
-                };
+                let mut fit = String::new();
+                if args.rate_drop < 1.0 {
+                    fit += &format!("--rate-drop {} ", args.rate_drop);
+                }
+                if args.mirror {
+                    fit += "--mirror ";
+                }
                 format!(
-                    "--network --hidden {} --epochs {} --seed {} {drop}{search}",
+                    "--network --hidden {} --epochs {} --seed {} {fit}{search}",
                     args.hidden,
                     args.epochs.unwrap_or(30),
                     args.seed
