@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod cpu;
+pub mod files;
 pub mod quiet;
 pub mod report;
 pub mod stats;

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::TrainingFile;
 use super::samples::{FeatureSpace, samples_from_log};
-use super::write_whole;
+use crate::files::replace_whole;
 use crate::stats::logistic::{FitSettings, fit};
 
 /// One learned value with its bootstrap interval (centipawns).
@@ -188,7 +188,7 @@ pub fn train(
             Some(p) => super::load_params(&dir.join(p))?,
             None => EvalParams::default(),
         };
-        write_whole(&initial_params, params.to_toml().as_bytes())?;
+        replace_whole(&initial_params, params.to_toml().as_bytes())?;
     }
     let mut fits = Vec::new();
     let mut params_path = initial_params.clone();
@@ -213,7 +213,7 @@ pub fn train(
         // g - 1); copying a file onto itself would truncate it.
         let own_params = gdir.join("params.toml");
         if params_path != own_params {
-            write_whole(
+            replace_whole(
                 &own_params,
                 std::fs::read_to_string(&params_path)?.as_bytes(),
             )?;
@@ -342,9 +342,9 @@ pub fn train(
             next.pocket_values.insert(l.clone(), v.value.round() as i32);
         }
         std::fs::create_dir_all(generation_dir(root, g + 1))?;
-        write_whole(&next_params, next.to_toml().as_bytes())?;
+        replace_whole(&next_params, next.to_toml().as_bytes())?;
         // The fit record is written last: it marks the generation as done.
-        write_whole(&fit_path, toml::to_string(&record)?.as_bytes())?;
+        replace_whole(&fit_path, toml::to_string(&record)?.as_bytes())?;
         if !quiet {
             eprintln!(
                 "generation {g}: {} positions from {} games, loss {:.4} -> {:.4}, largest change {:.2} pawns",

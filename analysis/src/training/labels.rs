@@ -225,13 +225,13 @@ fn read_file(path: &Path) -> anyhow::Result<Option<DataFrame>> {
         .with_context(|| format!("{}: not a readable label file", path.display()))
 }
 
-/// Replaces `path` with `df` whole ([`super::write_whole`]).
+/// Replaces `path` with `df` whole ([`crate::files::replace_whole`]).
 fn replace_file(path: &Path, df: &mut DataFrame) -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     ParquetWriter::new(&mut bytes)
         .finish(df)
         .with_context(|| format!("{}: cannot encode the label table", path.display()))?;
-    super::write_whole(path, &bytes)
+    Ok(crate::files::replace_whole(path, &bytes)?)
 }
 
 /// The label file's columns, typed.

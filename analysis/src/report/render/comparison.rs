@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use super::super::compare::{Comparison, IntervalSource, PairFinding, Shift};
 use super::doc::{Align, Doc, Table, Tone};
 use super::error::RenderError;
-use super::files::{create_dir, write_atomic};
+use super::files::create_dir;
 use super::format::{count, estimate};
 use super::sections::verdict_tone;
 use super::{csv, html, markdown};
+use crate::files::replace_whole;
 
 /// Where [`write_comparison`] put its files.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,15 +29,15 @@ pub fn write_comparison(
     create_dir(out_dir)?;
     let doc = document(cmp);
     let html_path = out_dir.join("comparison.html");
-    write_atomic(&html_path, html::render(&doc, &[]).as_bytes())?;
+    replace_whole(&html_path, html::render(&doc, &[]).as_bytes())?;
     let markdown_path = out_dir.join("comparison.md");
-    write_atomic(&markdown_path, markdown::render(&doc, &[]).as_bytes())?;
+    replace_whole(&markdown_path, markdown::render(&doc, &[]).as_bytes())?;
     let table_path = out_dir.join("comparison.csv");
     let bytes = csv::comparison(cmp).map_err(|e| RenderError::Table {
         path: table_path.clone(),
         reason: e.to_string(),
     })?;
-    write_atomic(&table_path, &bytes)?;
+    replace_whole(&table_path, &bytes)?;
     Ok(RenderedComparison {
         html: html_path,
         markdown: markdown_path,

@@ -13,7 +13,8 @@ use super::super::model::{
     Report, ScoreModel, VerdictKind,
 };
 use super::error::RenderError;
-use super::files::{remove_stale, write_atomic};
+use super::files::remove_stale;
+use crate::files::replace_whole;
 
 /// Writes every table and returns their paths. The seven balance tables are
 /// always written (header only when empty); the training tables only for
@@ -72,7 +73,7 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
                     path: path.clone(),
                     reason: e.to_string(),
                 })?;
-                write_atomic(&path, &bytes)?;
+                replace_whole(&path, &bytes)?;
                 paths.push(path);
             }
             None => remove_stale(&path)?,

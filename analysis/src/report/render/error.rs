@@ -18,3 +18,12 @@ pub enum RenderError {
     #[error("cannot load the plot font (assets/DejaVuSans.ttf): {reason}")]
     Font { reason: String },
 }
+
+impl From<crate::files::WriteError> for RenderError {
+    fn from(e: crate::files::WriteError) -> RenderError {
+        RenderError::Write {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}

@@ -1,9 +1,9 @@
-//! File writing: create directories, and replace files by write-then-rename
-//! so that an interrupted run leaves the previous file or the new one,
-//! never a truncated mix.
+//! File writing: create directories and remove stale files; files are
+//! replaced whole by [`crate::files`], so an interrupted run leaves the
+//! previous file or the new one, never a truncated mix.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::error::RenderError;
 
@@ -12,43 +12,6 @@ pub(super) fn create_dir(path: &Path) -> Result<(), RenderError> {
         path: path.to_path_buf(),
         source,
     })
-}
-
-/// A hidden sibling of `path` that keeps its extension (the PNG encoder
-/// chooses its format by extension): `plots/.ladder.tmp.png`.
-pub(super) fn temp_path(path: &Path) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = match path.extension() {
-        Some(ext) => format!(".{stem}.tmp.{}", ext.to_string_lossy()),
-        None => format!(".{stem}.tmp"),
-    };
-    path.with_file_name(name)
-}
-
-/// Moves a finished temporary file into place.
-pub(super) fn commit(temp: &Path, path: &Path) -> Result<(), RenderError> {
-    fs::rename(temp, path).map_err(|source| {
-        let _ = fs::remove_file(temp);
-        RenderError::Write {
-            path: path.to_path_buf(),
-            source,
-        }
-    })
-}
-
-pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RenderError> {
-    let temp = temp_path(path);
-    fs::write(&temp, bytes).map_err(|source| {
-        let _ = fs::remove_file(&temp);
-        RenderError::Write {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
-    commit(&temp, path)
 }
 
 /// Removes a file left by an earlier run that this run has nothing to put

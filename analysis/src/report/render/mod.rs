@@ -62,12 +62,12 @@ pub fn write_report(report: &Report, out_dir: &Path) -> Result<RenderedReport, R
 
     let document = sections::build(report);
     let html_path = out_dir.join("report.html");
-    files::write_atomic(
+    crate::files::replace_whole(
         &html_path,
         html::render(&document, &rendered_plots).as_bytes(),
     )?;
     let markdown_path = out_dir.join("report.md");
-    files::write_atomic(
+    crate::files::replace_whole(
         &markdown_path,
         markdown::render(&document, &rendered_plots).as_bytes(),
     )?;

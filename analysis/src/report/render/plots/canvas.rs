@@ -16,7 +16,7 @@ use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
 use super::super::error::RenderError;
-use super::super::files::{commit, temp_path, write_atomic};
+use crate::files::{commit, replace_whole, temp_sibling};
 
 /// The family every plot uses; registered by [`ensure_font`].
 pub(super) const FONT: &str = "sans-serif";
@@ -84,11 +84,11 @@ pub(super) fn render<P: Plot>(
             reason: e.0,
         })?;
     }
-    write_atomic(&svg_path, svg.as_bytes())?;
+    replace_whole(&svg_path, svg.as_bytes())?;
 
     // The bitmap backend encodes by file extension, so the temporary file
     // keeps `.png`; it is renamed into place once complete.
-    let temp = temp_path(&png_path);
+    let temp = temp_sibling(&png_path);
     let drawn = {
         let root = BitMapBackend::new(&temp, size).into_drawing_area();
         draw_and_present(plot, &root)
