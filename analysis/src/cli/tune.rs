@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use pocketlab_core::engine::EvalParams;
+use pocketlab_core::engine::{Activation, EvalParams, Views};
 use pocketlab_selfplay::log::open_log;
 
 use crate::training::labels::{LabelSearch, SearchScores};
@@ -48,6 +48,15 @@ pub struct TuneArgs {
     /// With `--network`: hidden units.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024), requires = "network")]
     pub hidden: u32,
+    /// With `--network`: the hidden layer reads the position from the
+    /// mover's side (`mover`) or from both sides, each view with output
+    /// weights of its own (`both`).
+    #[arg(long, default_value = "mover", requires = "network")]
+    pub views: Views,
+    /// With `--network`: the hidden units' activation, `clipped` or
+    /// `squared` (the clipped sum squared).
+    #[arg(long, default_value = "clipped", requires = "network")]
+    pub activation: Activation,
     /// With `--network`: label each position by a search of this many
     /// nodes with the `--params` evaluation as it stands (its network too,
     /// the one being replaced) as well as by its game's result.
@@ -140,6 +149,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let outcome = if args.network {
         let options = NetworkOptions {
             hidden: args.hidden as usize,
+            views: args.views,
+            activation: args.activation,
             epochs: args.epochs.unwrap_or(30) as usize,
             seed: args.seed,
             search_nodes: args.search_nodes,
@@ -288,6 +299,12 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
                     })
                     .unwrap_or_default();
                 let mut fit = String::new();
+                if args.views != Views::default() {
+                    fit += &format!("--views {} ", args.views.name());
+                }
+                if args.activation != Activation::default() {
+                    fit += &format!("--activation {} ", args.activation.name());
+                }
                 if args.rate_drop < 1.0 {
                     fit += &format!("--rate-drop {} ", args.rate_drop);
                 }

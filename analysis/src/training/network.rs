@@ -24,8 +24,8 @@
 use std::collections::HashSet;
 
 use pocketlab_core::engine::{
-    ACTIVATION_ONE, EvalParams, Evaluator, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
-    NetworkInputs, OUTPUT_UNIT, SearchLimits, SearchOptions, Searcher,
+    ACTIVATION_ONE, Activation, EvalParams, Evaluator, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT,
+    Network, NetworkInputs, OUTPUT_UNIT, SearchLimits, SearchOptions, Searcher, Views,
 };
 use pocketlab_core::types::splitmix;
 use pocketlab_core::{Color, MoveList, Position, Variant};
@@ -44,6 +44,10 @@ use super::texel::{Labelled, TexelData, TexelOutcome, fit_scale, mean_error, whi
 pub struct NetworkOptions {
     /// Hidden units.
     pub hidden: usize,
+    /// From which sides the hidden layer reads a position.
+    pub views: Views,
+    /// The hidden units' activation.
+    pub activation: Activation,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per gradient step.
@@ -78,6 +82,8 @@ impl Default for NetworkOptions {
     fn default() -> NetworkOptions {
         NetworkOptions {
             hidden: 32,
+            views: Views::Mover,
+            activation: Activation::Clipped,
             epochs: 30,
             batch: 4096,
             rate: 1e-3,
@@ -120,15 +126,28 @@ struct Sample {
     base: f32,
     /// +1 when White is to move (the network speaks for the mover).
     sign: f32,
+    /// The active inputs from the mover's side.
     inputs: Vec<(u32, f32)>,
+    /// The same from the other side's ([`Views::Both`]; empty otherwise).
+    other: Vec<(u32, f32)>,
     label: f32,
 }
 
+impl Sample {
+    /// The active inputs of view `v` (0: the mover's).
+    fn view(&self, v: usize) -> &[(u32, f32)] {
+        if v == 0 { &self.inputs } else { &self.other }
+    }
+}
+
 /// The float model: input weights feature by feature, hidden biases,
-/// output weights and bias in pawns.
+/// output weights (per view) and bias in pawns; activations run from 0
+/// to 1 (the evaluator's [`ACTIVATION_ONE`]).
 #[derive(Clone)]
 struct Model {
     hidden: usize,
+    views: usize,
+    activation: Activation,
     input: Vec<f32>,
     bias: Vec<f32>,
     output: Vec<f32>,
@@ -139,29 +158,59 @@ impl Model {
     /// How many numbers the model holds, in the order [`Model::apply`]
     /// walks them.
     fn parameter_count(&self) -> usize {
-        self.input.len() + 2 * self.hidden + 1
+        self.input.len() + self.bias.len() + self.output.len() + 1
     }
 
-    fn new(inputs: usize, hidden: usize, rng: &mut ChaCha8Rng) -> Model {
+    fn new(inputs: usize, options: &NetworkOptions, rng: &mut ChaCha8Rng) -> Model {
+        let hidden = options.hidden;
         Model {
             hidden,
+            views: options.views.count(),
+            activation: options.activation,
             input: (0..inputs * hidden)
                 .map(|_| rng.random_range(-0.05f32..0.05))
                 .collect(),
             bias: vec![0.5; hidden],
-            output: vec![0.0; hidden],
+            output: vec![0.0; options.views.count() * hidden],
             output_bias: 0.0,
         }
     }
 
-    /// The hidden sums of `sample`, into `acc`.
+    /// The hidden sums of every view of `sample`, into `acc` (a view's
+    /// units after another's).
     fn hidden_sums(&self, sample: &Sample, acc: &mut [f32]) {
-        acc.copy_from_slice(&self.bias);
-        for &(i, x) in &sample.inputs {
-            let row = &self.input[i as usize * self.hidden..(i as usize + 1) * self.hidden];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a += w * x;
+        for (v, acc) in acc.chunks_exact_mut(self.hidden).enumerate() {
+            acc.copy_from_slice(&self.bias);
+            for &(i, x) in sample.view(v) {
+                let row = &self.input[i as usize * self.hidden..(i as usize + 1) * self.hidden];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w * x;
+                }
             }
+        }
+    }
+
+    /// What a unit whose sum is `a` passes on.
+    #[inline]
+    fn activate(&self, a: f32) -> f32 {
+        let clipped = a.clamp(0.0, 1.0);
+        match self.activation {
+            Activation::Clipped => clipped,
+            Activation::Squared => clipped * clipped,
+        }
+    }
+
+    /// The activation's slope at `a`: a clipped unit passes gradient only
+    /// inside its range.
+    #[inline]
+    fn slope(&self, a: f32) -> f32 {
+        if a > 0.0 && a < 1.0 {
+            match self.activation {
+                Activation::Clipped => 1.0,
+                Activation::Squared => 2.0 * a,
+            }
+        } else {
+            0.0
         }
     }
 
@@ -170,7 +219,7 @@ impl Model {
         let sum: f32 = acc
             .iter()
             .zip(&self.output)
-            .map(|(a, o)| a.clamp(0.0, 1.0) * o)
+            .map(|(&a, o)| self.activate(a) * o)
             .sum();
         100.0 * (sum + self.output_bias)
     }
@@ -191,23 +240,20 @@ impl Model {
         let h = self.hidden;
         let (g_input, rest) = grad.split_at_mut(self.input.len());
         let (g_bias, rest) = rest.split_at_mut(h);
-        let (g_output, g_output_bias) = rest.split_at_mut(h);
+        let (g_output, g_output_bias) = rest.split_at_mut(self.output.len());
         g_output_bias[0] += g;
-        for j in 0..h {
-            let a = acc[j];
-            g_output[j] += g * a.clamp(0.0, 1.0);
-            // The clipped unit passes gradient only inside its range.
-            acc[j] = if a > 0.0 && a < 1.0 {
-                g * self.output[j]
-            } else {
-                0.0
-            };
-            g_bias[j] += acc[j];
+        for (j, a) in acc.iter_mut().enumerate() {
+            g_output[j] += g * self.activate(*a);
+            // From here on `acc` holds each unit's share of the gradient.
+            *a = g * self.output[j] * self.slope(*a);
+            g_bias[j % h] += *a;
         }
-        for &(i, x) in &sample.inputs {
-            let row = &mut g_input[i as usize * h..(i as usize + 1) * h];
-            for (gw, d) in row.iter_mut().zip(acc.iter()) {
-                *gw += d * x;
+        for (v, acc) in acc.chunks_exact(h).enumerate() {
+            for &(i, x) in sample.view(v) {
+                let row = &mut g_input[i as usize * h..(i as usize + 1) * h];
+                for (gw, d) in row.iter_mut().zip(acc) {
+                    *gw += d * x;
+                }
             }
         }
         diff * diff
@@ -220,7 +266,7 @@ impl Model {
         let errors: Vec<f64> = set
             .par_chunks(1024)
             .map(|chunk| {
-                let mut acc = vec![0.0; self.hidden];
+                let mut acc = vec![0.0; self.views * self.hidden];
                 chunk
                     .iter()
                     .map(|s| {
@@ -273,6 +319,12 @@ impl Model {
         Network {
             pieces: pieces.to_owned(),
             hidden: self.hidden,
+            views: if self.views == 2 {
+                Views::Both
+            } else {
+                Views::Mover
+            },
+            activation: self.activation,
             input: self.input.iter().map(input_weight).collect(),
             bias: self.bias.iter().map(input_weight).collect(),
             output: self
@@ -368,12 +420,17 @@ fn samples(
     inputs: &NetworkInputs,
     label: &(dyn Fn(usize, &Labelled<'_>) -> f64 + Sync),
     mirror: bool,
+    views: Views,
 ) -> Vec<Sample> {
     let sample = |pos: &Position<'_>, label: f64| {
-        let mut features = Vec::with_capacity(40);
-        inputs.for_each(pos, |input, value| {
-            features.push((input as u32, value as f32));
-        });
+        let features = |view: Color| {
+            let mut features = Vec::with_capacity(40);
+            inputs.for_each_from(pos, view, |input, value| {
+                features.push((input as u32, value as f32));
+            });
+            features
+        };
+        let us = pos.side_to_move();
         Sample {
             base: white_view(base, pos) as f32,
             sign: if pos.side_to_move() == Color::White {
@@ -381,7 +438,11 @@ fn samples(
             } else {
                 -1.0
             },
-            inputs: features,
+            inputs: features(us),
+            other: match views {
+                Views::Mover => Vec::new(),
+                Views::Both => features(!us),
+            },
             label: label as f32,
         }
     };
@@ -404,6 +465,8 @@ fn samples(
 pub struct NetworkLabels {
     /// The result curve's scale, fitted to the start's hand-written terms.
     k: f64,
+    /// The views the samples hold inputs for.
+    views: Views,
     train: Vec<Sample>,
     held_out: Vec<Sample>,
     /// Derived positions in each set.
@@ -537,7 +600,7 @@ pub fn label_positions<'v>(
         // Training positions only: the held-out error stays comparable.
         let mirror = options.mirror && which == 0;
         (
-            samples(set, &base, &inputs, &label, mirror),
+            samples(set, &base, &inputs, &label, mirror, options.views),
             set.len() - logged,
         )
     };
@@ -545,6 +608,7 @@ pub fn label_positions<'v>(
     let (held_out, held_out_derived) = build(1, data.held_out.len());
     Ok(NetworkLabels {
         k,
+        views: options.views,
         train,
         held_out,
         train_derived,
@@ -569,8 +633,9 @@ pub fn tune_network(
 }
 
 /// Fits a network on top of `start`'s hand-written terms to `labels`
-/// (made from `data` and `start` by [`label_positions`]); any network
-/// `start` holds is replaced. `progress` hears of each epoch.
+/// (made from `data` and `start` by [`label_positions`] with the same
+/// `options`); any network `start` holds is replaced. `progress` hears of
+/// each epoch.
 pub fn fit_network(
     labels: &NetworkLabels,
     data: &TexelData<'_>,
@@ -581,14 +646,16 @@ pub fn fit_network(
 ) -> NetworkOutcome {
     let NetworkLabels {
         k,
+        views,
         ref train,
         ref held_out,
         ..
     } = *labels;
+    assert_eq!(views, options.views, "labels made for other views");
     let pieces = piece_letters(variant);
     let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut model = Model::new(Network::inputs_for(pieces.len()), options.hidden, &mut rng);
+    let mut model = Model::new(Network::inputs_for(pieces.len()), options, &mut rng);
     let n = model.parameter_count();
     let mut adam = Adam {
         m: vec![0.0; n],
@@ -620,7 +687,7 @@ pub fn fit_network(
                 .par_chunks(CHUNK)
                 .map(|chunk| {
                     let mut grad = vec![0.0f32; n];
-                    let mut acc = vec![0.0f32; model.hidden];
+                    let mut acc = vec![0.0f32; model.views * model.hidden];
                     for &i in chunk {
                         model.accumulate(&train[i], &mut acc, scale, &mut grad);
                     }
@@ -699,27 +766,120 @@ mod tests {
         let start = EvalParams::default();
         let eval = Evaluator::new(&v, &start);
         let (data, fens) = planted_knight(&v);
-        let options = NetworkOptions {
-            hidden: 4,
-            epochs: 3000,
-            batch: 8,
-            rate: 3e-3,
-            ..NetworkOptions::default()
-        };
-        let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
-        assert!(
-            outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
-            "{} -> {}",
-            outcome.held_out_error_before,
-            outcome.held_out_error_after
-        );
-        let tuned = Evaluator::new(&v, &outcome.params);
-        let pos = Position::from_fen(&v, fens[0]).unwrap();
-        let gain = tuned.evaluate(&pos) - eval.evaluate(&pos);
-        // The scale `k` is fitted, so the gain is near, not at, the planted 100.
-        assert!((30..=200).contains(&gain), "knight on c3 gained {gain}");
-        // The hand-written weights are left as they were.
-        assert_eq!(outcome.params.weights(), start.weights());
+        for (views, activation) in [
+            (Views::Mover, Activation::Clipped),
+            (Views::Both, Activation::Clipped),
+            (Views::Both, Activation::Squared),
+        ] {
+            let options = NetworkOptions {
+                hidden: 4,
+                views,
+                activation,
+                epochs: 3000,
+                batch: 8,
+                rate: 3e-3,
+                ..NetworkOptions::default()
+            };
+            let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
+            let shape = format!("{views:?} {activation:?}");
+            assert!(
+                outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
+                "{shape}: {} -> {}",
+                outcome.held_out_error_before,
+                outcome.held_out_error_after
+            );
+            let net = outcome.params.network.as_ref().unwrap();
+            assert_eq!((net.views, net.activation), (views, activation));
+            let tuned = Evaluator::new(&v, &outcome.params);
+            let pos = Position::from_fen(&v, fens[0]).unwrap();
+            let gain = tuned.evaluate(&pos) - eval.evaluate(&pos);
+            // The scale `k` is fitted, so the gain is near, not at, the planted 100.
+            assert!(
+                (30..=200).contains(&gain),
+                "{shape}: knight on c3 gained {gain}"
+            );
+            // The hand-written weights are left as they were.
+            assert_eq!(outcome.params.weights(), start.weights());
+        }
+    }
+
+    /// The gradient [`Model::accumulate`] sums is the slope of the squared
+    /// error, parameter by parameter (by central differences), for every
+    /// shape of network.
+    #[test]
+    fn the_gradient_is_the_slope_of_the_error() {
+        let v = builtin::load("chess").unwrap();
+        let eval = Evaluator::new(&v, &EvalParams::default());
+        let inputs = NetworkInputs::new(&v, &piece_letters(&v));
+        let pos = Position::from_fen(
+            &v,
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+        )
+        .unwrap();
+        let set = [Labelled { pos, result: 0.8 }];
+        for (views, activation) in [
+            (Views::Mover, Activation::Clipped),
+            (Views::Both, Activation::Squared),
+        ] {
+            let options = NetworkOptions {
+                hidden: 3,
+                views,
+                activation,
+                ..NetworkOptions::default()
+            };
+            let sample = &samples(&set, &eval, &inputs, &|_, l| l.result, false, views)[0];
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            let mut model = Model::new(Network::inputs_for(6), &options, &mut rng);
+            // Spread the units over their range, and give every output a say.
+            model.input.iter_mut().for_each(|w| *w *= 4.0);
+            model.bias = vec![0.3, 0.5, 0.7];
+            for o in &mut model.output {
+                *o = rng.random_range(-0.5f32..0.5);
+            }
+            let scale = 0.004;
+            let mut acc = vec![0.0; views.count() * 3];
+            let mut grad = vec![0.0; model.parameter_count()];
+            model.accumulate(sample, &mut acc, scale, &mut grad);
+            let error = |m: &Model| {
+                let mut acc = vec![0.0; views.count() * 3];
+                let d = m.predict(sample, &mut acc, scale) - sample.label;
+                f64::from(d * d)
+            };
+            // The active inputs' rows, the biases and the outputs.
+            let mut checked = 0;
+            let first_input = sample.inputs[0].0 as usize * 3;
+            let other_input = sample.view(views.count() - 1)[1].0 as usize * 3;
+            let n_input = model.input.len();
+            let watched = [first_input, first_input + 2, other_input + 1]
+                .into_iter()
+                .chain(n_input..model.parameter_count());
+            for index in watched {
+                let h = 1e-3f32;
+                let nudge = |m: &mut Model, by: f32| {
+                    let p = m
+                        .input
+                        .iter_mut()
+                        .chain(m.bias.iter_mut())
+                        .chain(m.output.iter_mut())
+                        .chain(std::iter::once(&mut m.output_bias))
+                        .nth(index)
+                        .unwrap();
+                    *p += by;
+                };
+                let (mut up, mut down) = (model.clone(), model.clone());
+                nudge(&mut up, h);
+                nudge(&mut down, -h);
+                let slope = (error(&up) - error(&down)) / (2.0 * f64::from(h));
+                let found = f64::from(grad[index]);
+                // Within 1%: the differences are taken in f32.
+                assert!(
+                    (slope - found).abs() <= 1e-2 * slope.abs().max(1e-3),
+                    "{views:?} {activation:?}: parameter {index}: slope {slope}, gradient {found}"
+                );
+                checked += 1;
+            }
+            assert_eq!(checked, 3 + 3 + 3 * views.count() + 1);
+        }
     }
 
     /// With a step-size drop the fit goes back to its best weights when
@@ -907,6 +1067,8 @@ mod tests {
         biased.network = Some(Network {
             pieces: "PNBRQK".into(),
             hidden: 1,
+            views: Views::Mover,
+            activation: Activation::Clipped,
             input: vec![0; Network::inputs_for(6)],
             bias: vec![0],
             output: vec![0],

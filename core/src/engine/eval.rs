@@ -1257,7 +1257,7 @@ mod tests {
     /// started afresh.
     #[test]
     fn the_caches_change_no_score() {
-        use crate::engine::Network;
+        use crate::engine::{Activation, Network, Views};
         use crate::game::GamePosition;
         use rand::{RngExt, SeedableRng};
         let rider_pawns = crate::kind::parse_variant(
@@ -1281,57 +1281,66 @@ mod tests {
         let mut weights = |n: usize, bound: i32| -> Vec<i32> {
             (0..n).map(|_| rng.random_range(-bound..=bound)).collect()
         };
-        params.network = Some(Network {
-            pieces: pieces.into(),
-            hidden,
-            input: weights(Network::inputs_for(pieces.len()) * hidden, 300),
-            bias: weights(hidden, 300),
-            output: weights(hidden, 2000),
-            output_bias: 3,
-        });
-        params.validate().unwrap();
-        for (v, cacheable) in variants.iter().zip([true, true, false]) {
-            let e = Evaluator::new(v, &params);
-            assert_eq!(e.pawn_structure_cacheable, cacheable, "{}", v.name);
-            let mut caches = EvalCaches::new();
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-            let mut positions = 0;
-            let mut other_game = Position::start(v);
-            for _ in 0..20 {
-                let mut pos = Position::start(v);
-                for ply in 0..120 {
-                    let mut check = |pos: &Position<'_>| {
-                        assert_eq!(
-                            e.evaluate_cached(pos, &mut caches),
-                            e.evaluate(pos),
-                            "{} {}",
-                            v.name,
-                            pos.to_fen()
-                        );
-                        positions += 1;
-                    };
-                    check(&pos);
-                    let mut moves = Vec::new();
-                    pos.generate_moves(&mut moves);
-                    for &mv in moves.iter().step_by(7) {
-                        if let Some(child) = pos.successor(mv) {
-                            check(&child);
+        // Both shapes of network: the mover's view with clipped units, and
+        // both views with squared ones.
+        for (views, activation) in [
+            (Views::Mover, Activation::Clipped),
+            (Views::Both, Activation::Squared),
+        ] {
+            params.network = Some(Network {
+                pieces: pieces.into(),
+                hidden,
+                views,
+                activation,
+                input: weights(Network::inputs_for(pieces.len()) * hidden, 300),
+                bias: weights(hidden, 300),
+                output: weights(views.count() * hidden, 2000),
+                output_bias: 3,
+            });
+            params.validate().unwrap();
+            for (v, cacheable) in variants.iter().zip([true, true, false]) {
+                let e = Evaluator::new(v, &params);
+                assert_eq!(e.pawn_structure_cacheable, cacheable, "{}", v.name);
+                let mut caches = EvalCaches::new();
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+                let mut positions = 0;
+                let mut other_game = Position::start(v);
+                for _ in 0..20 {
+                    let mut pos = Position::start(v);
+                    for ply in 0..120 {
+                        let mut check = |pos: &Position<'_>| {
+                            assert_eq!(
+                                e.evaluate_cached(pos, &mut caches),
+                                e.evaluate(pos),
+                                "{} {}",
+                                v.name,
+                                pos.to_fen()
+                            );
+                            positions += 1;
+                        };
+                        check(&pos);
+                        let mut moves = Vec::new();
+                        pos.generate_moves(&mut moves);
+                        for &mv in moves.iter().step_by(7) {
+                            if let Some(child) = pos.successor(mv) {
+                                check(&child);
+                            }
                         }
+                        if ply % 17 == 0 {
+                            check(&other_game);
+                            other_game = pos.clone();
+                        }
+                        let Some(next) = (!moves.is_empty())
+                            .then(|| moves[rng.random_range(0..moves.len())])
+                            .and_then(|mv| pos.successor(mv))
+                        else {
+                            break;
+                        };
+                        pos = next;
                     }
-                    if ply % 17 == 0 {
-                        check(&other_game);
-                        other_game = pos.clone();
-                    }
-                    let Some(next) = (!moves.is_empty())
-                        .then(|| moves[rng.random_range(0..moves.len())])
-                        .and_then(|mv| pos.successor(mv))
-                    else {
-                        break;
-                    };
-                    pos = next;
                 }
+                assert!(positions > 1_000, "{}: {positions}", v.name);
             }
-            assert!(positions > 1_000, "{}: {positions}", v.name);
         }
     }
 }

@@ -4,10 +4,14 @@
 //! The inputs are generic over variant files: one per (side, piece letter,
 //! square) seen from the side to move (its own pieces first, squares
 //! mirrored rank for rank when Black is to move) and one per (side, piece
-//! letter) counting pocketed pieces. One hidden layer of clipped linear
-//! units feeds one output in centipawns for the side to move. The weights
-//! are integers, so a position's correction is the same on every machine
-//! and for every thread count; `pocketlab tune --network` fits them.
+//! letter) counting pocketed pieces. One hidden layer of clipped units
+//! (linear, or squared: [`Activation`]) feeds one output in centipawns for
+//! the side to move. The layer may read the position twice ([`Views`]):
+//! from the mover's side and, with the same input weights, from the other
+//! side's, each view with output weights of its own, as Stockfish's
+//! networks do. The weights are integers, so a position's correction is
+//! the same on every machine and for every thread count; `pocketlab tune
+//! --network` fits them.
 //!
 //! A piece whose letter the network does not list adds no input: a network
 //! fitted for one army reads the pieces it knows in another.
@@ -32,6 +36,81 @@ pub const MAX_INPUT_WEIGHT: i32 = 1 << 14;
 /// Largest output weight or output bias (in absolute value).
 pub const MAX_OUTPUT_WEIGHT: i32 = 1 << 20;
 
+/// From which sides the hidden layer reads a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Views {
+    /// The mover's side only: one output weight per hidden unit.
+    #[default]
+    Mover,
+    /// The mover's side, then the other side's (the same input weights,
+    /// the board seen as if the other side were to move): two output
+    /// weights per hidden unit, the mover's view's first.
+    Both,
+}
+
+impl Views {
+    /// How many times the hidden layer is read.
+    pub fn count(self) -> usize {
+        match self {
+            Views::Mover => 1,
+            Views::Both => 2,
+        }
+    }
+
+    /// The name a file gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Views::Mover => "mover",
+            Views::Both => "both",
+        }
+    }
+}
+
+impl std::str::FromStr for Views {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Views, String> {
+        [Views::Mover, Views::Both]
+            .into_iter()
+            .find(|v| v.name() == name)
+            .ok_or_else(|| format!("'{name}' is not a view: mover or both"))
+    }
+}
+
+/// What a hidden unit passes on of its sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activation {
+    /// The sum clipped to 0 to one full activation.
+    #[default]
+    Clipped,
+    /// The clipped sum squared (in full activations): small sums count
+    /// little, which lets few units say more.
+    Squared,
+}
+
+impl Activation {
+    /// The name a file gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Clipped => "clipped",
+            Activation::Squared => "squared",
+        }
+    }
+}
+
+impl std::str::FromStr for Activation {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Activation, String> {
+        [Activation::Clipped, Activation::Squared]
+            .into_iter()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| format!("'{name}' is not an activation: clipped or squared"))
+    }
+}
+
 /// The network as a parameter file holds it (`[network]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -40,12 +119,20 @@ pub struct Network {
     pub pieces: String,
     /// Hidden units.
     pub hidden: usize,
+    /// From which sides the hidden layer reads the position (a file
+    /// without the key: the mover's only).
+    #[serde(default)]
+    pub views: Views,
+    /// The hidden units' activation (a file without the key: clipped).
+    #[serde(default)]
+    pub activation: Activation,
     /// Input weights, feature by feature: `hidden` values per input (see
     /// [`Network::inputs`] for the order).
     pub input: Vec<i32>,
     /// One bias per hidden unit.
     pub bias: Vec<i32>,
-    /// One output weight per hidden unit.
+    /// Output weights: one per hidden unit and view, the mover's view's
+    /// units first.
     pub output: Vec<i32>,
     /// Added to the output, in centipawns.
     pub output_bias: i32,
@@ -75,6 +162,21 @@ impl Network {
         2 * pieces * 64 + side * pieces + slot
     }
 
+    /// The input that `input` (of a network of `pieces` letters) becomes
+    /// when the same position is seen from the other side: the sides swap
+    /// and the ranks are mirrored.
+    pub fn other_view_input(pieces: usize, input: usize) -> usize {
+        let boards = 2 * pieces * 64;
+        if input < boards {
+            let (piece, square) = (input / 64, input % 64);
+            let (side, slot) = (piece / pieces, piece % pieces);
+            Network::board_input(pieces, 1 - side, slot, square ^ 56)
+        } else {
+            let (side, slot) = ((input - boards) / pieces, (input - boards) % pieces);
+            Network::pocket_input(pieces, 1 - side, slot)
+        }
+    }
+
     /// The `[network]` table of a parameter file: the input weights one
     /// input to a line.
     pub fn to_toml(&self) -> String {
@@ -85,8 +187,17 @@ impl Network {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        // The defaults are left unwritten: a file fitted before the keys
+        // existed is written as it was.
+        let mut shape = String::new();
+        if self.views != Views::default() {
+            shape += &format!("views = \"{}\"\n", self.views.name());
+        }
+        if self.activation != Activation::default() {
+            shape += &format!("activation = \"{}\"\n", self.activation.name());
+        }
         let mut out = format!(
-            "\n[network]\npieces = \"{}\"\nhidden = {}\noutput_bias = {}\nbias = [{}]\noutput = [{}]\n\
+            "\n[network]\npieces = \"{}\"\nhidden = {}\n{shape}output_bias = {}\nbias = [{}]\noutput = [{}]\n\
              # One line per input: the mover's pieces by listed letter, squares a1 to h8 from\n\
              # its side; the other side's; then pocket counts, the mover's and the other's.\n\
              input = [\n",
@@ -129,15 +240,17 @@ impl Network {
                 self.hidden
             ));
         }
+        let views = self.views.count();
         let sizes = [
             ("input", self.input.len(), self.inputs() * self.hidden),
             ("bias", self.bias.len(), self.hidden),
-            ("output", self.output.len(), self.hidden),
+            ("output", self.output.len(), views * self.hidden),
         ];
         for (key, len, want) in sizes {
             if len != want {
                 return Err(format!(
-                    "network.{key}: {len} values where {} pieces and {} hidden units need {want}",
+                    "network.{key}: {len} values where {} pieces, {} hidden units and {views} \
+                     view(s) need {want}",
                     self.pieces.len(),
                     self.hidden
                 ));
@@ -189,17 +302,27 @@ impl NetworkInputs {
 
     /// The active inputs of `pos` with their values (1 for a board piece,
     /// the count for a pocket), passed to `visit` in a fixed order.
-    pub fn for_each(&self, pos: &Position<'_>, mut visit: impl FnMut(usize, i32)) {
-        let us = pos.side_to_move();
+    pub fn for_each(&self, pos: &Position<'_>, visit: impl FnMut(usize, i32)) {
+        self.for_each_from(pos, pos.side_to_move(), visit);
+    }
+
+    /// [`NetworkInputs::for_each`] with `view` seen as the mover: from
+    /// the other side, its inputs are those of [`Views::Both`]'s second view.
+    pub fn for_each_from(
+        &self,
+        pos: &Position<'_>,
+        view: Color,
+        mut visit: impl FnMut(usize, i32),
+    ) {
         for &(kind, slot) in &self.kinds {
             let slot = usize::from(slot);
             for color in Color::ALL {
                 for sq in pos.pieces(color, kind) {
-                    visit(self.board_input(us, color, slot, sq), 1);
+                    visit(self.board_input(view, color, slot, sq), 1);
                 }
                 let pocketed = pos.pocket_count(color, kind);
                 if pocketed > 0 {
-                    visit(self.pocket_input(us, color, slot), i32::from(pocketed));
+                    visit(self.pocket_input(view, color, slot), i32::from(pocketed));
                 }
             }
         }
@@ -234,36 +357,50 @@ impl Network {
     /// must have passed [`Network::validate`].
     pub(crate) fn evaluate(&self, inputs: &NetworkInputs, pos: &Position<'_>) -> i32 {
         let hidden = self.hidden;
+        let us = pos.side_to_move();
         let mut sum = 0i64;
         let mut acc = [0i32; UNIT_BLOCK];
-        // Block by block, the inputs found again for each (one block for
-        // most networks): cheaper than gathering them into a buffer.
-        for first in (0..hidden).step_by(UNIT_BLOCK) {
-            let units = first..(first + UNIT_BLOCK).min(hidden);
-            let acc = &mut acc[..units.len()];
-            acc.copy_from_slice(&self.bias[units.clone()]);
-            inputs.for_each(pos, |input, value| {
-                add_row(acc, &self.input[input * hidden..][units.clone()], value);
-            });
-            sum += self.output_sum(acc, first);
+        let views = [us, !us];
+        for (v, &view) in views[..self.views.count()].iter().enumerate() {
+            // Block by block, the inputs found again for each (one block
+            // for most networks): cheaper than gathering them into a buffer.
+            for first in (0..hidden).step_by(UNIT_BLOCK) {
+                let units = first..(first + UNIT_BLOCK).min(hidden);
+                let acc = &mut acc[..units.len()];
+                acc.copy_from_slice(&self.bias[units.clone()]);
+                inputs.for_each_from(pos, view, |input, value| {
+                    add_row(acc, &self.input[input * hidden..][units.clone()], value);
+                });
+                sum += self.output_sum(acc, &self.output[v * hidden + first..]);
+            }
         }
         self.centipawns(sum)
     }
 
-    /// The output's share of the hidden units from `first` on, whose sums
-    /// are `sums`, in 1/(`ACTIVATION_ONE` × `OUTPUT_UNIT`) centipawns.
+    /// What the hidden sums `sums` give through the output weights
+    /// `output` (as many or more), in 1/(`ACTIVATION_ONE`² × `OUTPUT_UNIT`)
+    /// centipawns.
     #[inline]
-    fn output_sum(&self, sums: &[i32], first: usize) -> i64 {
-        sums.iter()
-            .zip(&self.output[first..])
-            .map(|(&a, &o)| i64::from(a.clamp(0, ACTIVATION_ONE)) * i64::from(o))
-            .sum()
+    fn output_sum(&self, sums: &[i32], output: &[i32]) -> i64 {
+        let one = i64::from(ACTIVATION_ONE);
+        let clipped = sums.iter().map(|&a| i64::from(a.clamp(0, ACTIVATION_ONE)));
+        match self.activation {
+            Activation::Clipped => clipped
+                .zip(output)
+                .map(|(a, &o)| a * one * i64::from(o))
+                .sum(),
+            Activation::Squared => clipped
+                .zip(output)
+                .map(|(a, &o)| a * a * i64::from(o))
+                .sum(),
+        }
     }
 
+    /// The correction in centipawns of the output sum of every view.
     #[inline]
     fn centipawns(&self, output_sum: i64) -> i32 {
-        let cp =
-            output_sum / (i64::from(ACTIVATION_ONE) * OUTPUT_UNIT) + i64::from(self.output_bias);
+        let one = i64::from(ACTIVATION_ONE);
+        let cp = output_sum / (one * one * OUTPUT_UNIT) + i64::from(self.output_bias);
         // Bounded by the weights' bounds: far inside i32.
         cp as i32
     }
@@ -314,7 +451,11 @@ impl Accumulator {
     ) -> i32 {
         self.update(net, inputs, pos);
         let us = pos.side_to_move();
-        net.centipawns(net.output_sum(&self.sums[us], 0))
+        let mut sum = net.output_sum(&self.sums[us], &net.output);
+        if net.views == Views::Both {
+            sum += net.output_sum(&self.sums[!us], &net.output[net.hidden..]);
+        }
+        net.centipawns(sum)
     }
 
     fn update(&mut self, net: &Network, inputs: &NetworkInputs, pos: &Position<'_>) {
@@ -387,6 +528,8 @@ mod tests {
         Network {
             pieces: pieces.into(),
             hidden,
+            views: Views::Mover,
+            activation: Activation::Clipped,
             input: vec![0; Network::inputs_for(pieces.len()) * hidden],
             bias: vec![0; hidden],
             output: vec![0; hidden],
@@ -466,6 +609,96 @@ mod tests {
         // Three own pawns: the unit would reach 3, it stops at 1.
         let pos = Position::from_fen(&chess, "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1").unwrap();
         assert_eq!(net.evaluate(&inputs, &pos), 10);
+    }
+
+    #[test]
+    fn the_other_view_reads_the_board_as_the_other_side_would() {
+        let pmc = builtin::load("pocket-mutation").unwrap();
+        let letters: String = pmc
+            .piece_types()
+            .map(|k| pmc.letter(k).to_ascii_uppercase())
+            .collect();
+        let inputs = NetworkInputs::new(&pmc, &letters);
+        let n = letters.len();
+        for input in 0..Network::inputs_for(n) {
+            let other = Network::other_view_input(n, input);
+            assert!(other < Network::inputs_for(n));
+            assert_eq!(Network::other_view_input(n, other), input);
+        }
+        let mut pos = Position::start(&pmc);
+        for ply in 0..12 {
+            let us = pos.side_to_move();
+            let (mut mover, mut other) = (Vec::new(), Vec::new());
+            inputs.for_each_from(&pos, us, |i, v| {
+                mover.push((Network::other_view_input(n, i), v));
+            });
+            inputs.for_each_from(&pos, !us, |i, v| other.push((i, v)));
+            mover.sort_unstable();
+            other.sort_unstable();
+            assert_eq!(mover, other, "ply {ply}");
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[(ply * 7) % moves.len()]);
+        }
+    }
+
+    #[test]
+    fn both_views_read_the_position_from_each_side() {
+        let chess = builtin::load("chess").unwrap();
+        let mut net = zero_network("PNBRQK", 1);
+        net.views = Views::Both;
+        net.output = vec![50 * OUTPUT_UNIT as i32, -20 * OUTPUT_UNIT as i32];
+        // The unit fires for a mover's knight on its c3.
+        net.input[Network::board_input(6, 0, 1, 18)] = ACTIVATION_ONE;
+        net.validate().unwrap();
+        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let eval = |fen: &str| net.evaluate(&inputs, &Position::from_fen(&chess, fen).unwrap());
+        // White's knight on c3: White to move reads it in the first view,
+        // Black to move in the second (the other side is White).
+        assert_eq!(eval("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"), 50);
+        assert_eq!(eval("4k3/8/8/8/8/2N5/8/4K3 b - - 0 1"), -20);
+        // Both knights on their c3: both views fire.
+        assert_eq!(eval("4k3/8/2n5/8/8/2N5/8/4K3 b - - 0 1"), 30);
+        net.output.pop();
+        assert!(net.validate().unwrap_err().contains("network.output"));
+    }
+
+    #[test]
+    fn squared_units_pass_the_square_of_their_activation() {
+        let chess = builtin::load("chess").unwrap();
+        let mut net = zero_network("P", 1);
+        net.activation = Activation::Squared;
+        for sq in 0..64 {
+            net.input[Network::board_input(1, 0, 0, sq)] = ACTIVATION_ONE / 2;
+        }
+        net.output[0] = 40 * OUTPUT_UNIT as i32;
+        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let eval = |fen: &str| net.evaluate(&inputs, &Position::from_fen(&chess, fen).unwrap());
+        // Half an activation gives a quarter; two pawns a full one.
+        assert_eq!(eval("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), 10);
+        assert_eq!(eval("4k3/8/8/8/8/8/PP6/4K3 w - - 0 1"), 40);
+        assert_eq!(eval("4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1"), 40);
+    }
+
+    #[test]
+    fn a_networks_shape_round_trips_and_defaults_when_unwritten() {
+        let mut params = crate::engine::EvalParams::default();
+        let mut net = zero_network("PK", 2);
+        net.views = Views::Both;
+        net.activation = Activation::Squared;
+        net.output = vec![1, 2, 3, 4];
+        params.network = Some(net);
+        let text = params.to_toml();
+        assert!(text.contains("views = \"both\"") && text.contains("activation = \"squared\""));
+        let back = crate::engine::EvalParams::from_toml("net.toml", &text).unwrap();
+        assert_eq!(back, params);
+        let plain = crate::engine::EvalParams {
+            network: Some(zero_network("PK", 2)),
+            ..Default::default()
+        };
+        let text = plain.to_toml();
+        assert!(!text.contains("views") && !text.contains("activation"));
+        let bad = text.replace("hidden = 2", "hidden = 2\nviews = \"sideways\"");
+        assert!(crate::engine::EvalParams::from_toml("net.toml", &bad).is_err());
     }
 
     #[test]
