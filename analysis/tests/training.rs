@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 use pocketlab_core::builtin;
-use pocketlab_core::engine::{EvalParams, Evaluator};
+use pocketlab_core::engine::{Activation, EvalParams, Evaluator, Views};
 
 const TINY: &str = r#"
 name = "tiny-train"
@@ -238,21 +238,41 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 9,
-        "the five steps of the chess evaluation, the shipped chess.toml and the three network files"
+        checked, 10,
+        "the five steps of the chess evaluation, the shipped chess.toml and the four network files"
     );
     // The network files are step 5's weights plus a learned correction.
-    for (name, hidden) in [
-        ("chess-network.toml", 32),
-        ("chess-network-10k-h128.toml", 128),
-        ("chess-network-10k-h256-mirror.toml", 256),
+    for (name, hidden, views, activation) in [
+        ("chess-network.toml", 32, Views::Mover, Activation::Clipped),
+        (
+            "chess-network-10k-h128.toml",
+            128,
+            Views::Mover,
+            Activation::Clipped,
+        ),
+        (
+            "chess-network-10k-h256-mirror.toml",
+            256,
+            Views::Mover,
+            Activation::Clipped,
+        ),
+        (
+            "chess-network-10k-h256-both-sq.toml",
+            256,
+            Views::Both,
+            Activation::Squared,
+        ),
     ] {
         let mut network = load_eval(&dir.join(name));
         let net = network
             .network
             .take()
             .unwrap_or_else(|| panic!("{name} holds a network"));
-        assert_eq!((net.pieces.len(), net.hidden), (6, hidden), "{name}");
+        assert_eq!(
+            (net.pieces.len(), net.hidden, net.views, net.activation),
+            (6, hidden, views, activation),
+            "{name}"
+        );
         assert_eq!(
             network,
             load_eval(&dir.join("chess.toml")),

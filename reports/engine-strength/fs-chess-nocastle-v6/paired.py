@@ -1,7 +1,9 @@
 """Two builds' matches against one opponent on the same openings, paired.
 
 Usage: python3 paired.py POCKETLAB A_LOG... -- B_LOG...
-(the logs of A and of B in the same seed order). Each pair of games from
+(the logs of A and of B in the same seed order), or without `--`
+python3 paired.py POCKETLAB LOG... for pocketlab's pooled figure over
+the logs' pairs (the mean pair score with a normal 95% interval, in Elo). Each pair of games from
 one opening gives A's and B's pair score (0 to 2 points); the mean of
 A minus B, with a normal 95% interval, is turned into Elo at B's mean
 score; z is the mean over its standard error (for sequential
@@ -31,8 +33,20 @@ def elo(score):
     return -400 * math.log10(1 / score - 1)
 
 
+def pooled(pocketlab, logs):
+    scores = [s / 2 for log in logs for s in pair_scores(pocketlab, log).values()]
+    n = len(scores)
+    mean = sum(scores) / n
+    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n)
+    print(f"{n} pairs: pocketlab {elo(mean):+.0f} Elo "
+          f"({elo(mean - 1.96 * se):+.0f} to {elo(mean + 1.96 * se):+.0f}); "
+          f"score {mean:.3f} (se {se:.3f})")
+
+
 def main():
     pocketlab, rest = sys.argv[1], sys.argv[2:]
+    if "--" not in rest:
+        return pooled(pocketlab, rest)
     split = rest.index("--")
     a_logs, b_logs = rest[:split], rest[split + 1:]
     diffs, b_all = [], []
