@@ -77,6 +77,14 @@ pub fn commit(temp: &Path, path: &Path) -> Result<(), WriteError> {
 mod tests {
     use super::*;
 
+    /// The names of the files in `dir`.
+    fn file_names(dir: &Path) -> Vec<std::ffi::OsString> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect()
+    }
+
     #[test]
     fn a_file_is_replaced_whole_and_no_temporary_file_is_left() {
         let dir = tempfile::tempdir().unwrap();
@@ -84,10 +92,7 @@ mod tests {
         replace_whole(&path, b"old").unwrap();
         replace_whole(&path, b"new").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"new");
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
+        let names = file_names(dir.path());
         assert_eq!(names, ["table.csv"]);
     }
 
@@ -102,10 +107,7 @@ mod tests {
         assert_eq!(err.path, path);
         assert!(err.to_string().contains("report.html"), "{err}");
         assert!(path.join("inside").exists());
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
+        let names = file_names(dir.path());
         assert_eq!(names, ["report.html"]);
     }
 

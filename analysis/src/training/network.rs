@@ -766,11 +766,7 @@ mod tests {
         let start = EvalParams::default();
         let eval = Evaluator::new(&v, &start);
         let (data, fens) = planted_knight(&v);
-        for (views, activation) in [
-            (Views::Mover, Activation::Clipped),
-            (Views::Both, Activation::Clipped),
-            (Views::Both, Activation::Squared),
-        ] {
+        for (views, activation) in NETWORK_SHAPES {
             let options = NetworkOptions {
                 hidden: 4,
                 views,
@@ -803,6 +799,13 @@ mod tests {
         }
     }
 
+    /// Every shape of network the tests fit.
+    const NETWORK_SHAPES: [(Views, Activation); 3] = [
+        (Views::Mover, Activation::Clipped),
+        (Views::Both, Activation::Clipped),
+        (Views::Both, Activation::Squared),
+    ];
+
     /// The gradient [`Model::accumulate`] sums is the slope of the squared
     /// error, parameter by parameter (by central differences), for every
     /// shape of network.
@@ -817,10 +820,7 @@ mod tests {
         )
         .unwrap();
         let set = [Labelled { pos, result: 0.8 }];
-        for (views, activation) in [
-            (Views::Mover, Activation::Clipped),
-            (Views::Both, Activation::Squared),
-        ] {
+        for (views, activation) in NETWORK_SHAPES {
             let options = NetworkOptions {
                 hidden: 3,
                 views,
