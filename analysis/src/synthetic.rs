@@ -11,6 +11,8 @@ use pocketlab_selfplay::log::{ChunkWriter, GameRecord, Manifest, Termination};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::stats::sim::standard_normal;
+
 /// How results are drawn.
 #[derive(Clone, Debug)]
 pub struct SyntheticModel {
@@ -60,7 +62,7 @@ pub fn write_synthetic_log(
             .find(|(name, _)| *name == m.name)
             .map_or(model.pairs, |&(_, n)| n);
         for pair in 0..pairs {
-            let bias = model.opening_bias_elo * gaussian(&mut rng);
+            let bias = model.opening_bias_elo * standard_normal(&mut rng);
             for b_is_white in [false, true] {
                 let (white, black) = if b_is_white { (b, a) } else { (a, b) };
                 let diff =
@@ -137,11 +139,4 @@ pub fn write_synthetic_log(
     written += buffer.len() as u64;
     writer.write(&buffer, &[])?;
     Ok(written)
-}
-
-/// A standard normal draw (Box-Muller).
-fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
-    let u1: f64 = rng.random::<f64>().max(1e-12);
-    let u2: f64 = rng.random();
-    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
 }

@@ -307,14 +307,20 @@ fn a_comparison_finds_the_pair_that_moved_and_keeps_the_others() {
         let moved = p.a == "I" || p.b == "I";
         let expected = if moved { Shift::Moved } else { Shift::Agree };
         assert_eq!(p.shift, expected, "{p:?}");
-        assert!((p.change - (p.second.pawns_per_piece - p.first.pawns_per_piece)).abs() < 1e-12);
+        assert!((p.elo_change - (p.second.elo_per_piece - p.first.elo_per_piece)).abs() < 1e-9);
+        // The change interval excludes 0 exactly when the pair moved.
+        let (lo, hi) = p.elo_change_interval;
+        assert_eq!(lo > 0.0 || hi < 0.0, moved, "{p:?}");
         if moved {
-            // The nightrider gained 0.4 pawns per piece against either other piece.
-            let toward_i = if p.a == "I" { p.change } else { -p.change };
+            // The nightrider gained 40 Elo per piece (80 for the two
+            // exchanged) against either other piece.
+            let toward_i = if p.a == "I" {
+                p.elo_change
+            } else {
+                -p.elo_change
+            };
             assert!(
-                toward_i > 0.2
-                    && p.change_interval.0 <= p.change
-                    && p.change <= p.change_interval.1,
+                toward_i > 20.0 && lo <= p.elo_change && p.elo_change <= hi,
                 "{p:?}"
             );
         }
@@ -324,6 +330,6 @@ fn a_comparison_finds_the_pair_that_moved_and_keeps_the_others() {
     assert!(
         same.pairs
             .iter()
-            .all(|p| p.shift == Shift::Agree && p.change == 0.0)
+            .all(|p| p.shift == Shift::Agree && p.elo_change == 0.0)
     );
 }

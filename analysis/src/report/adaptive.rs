@@ -15,9 +15,10 @@ use super::groups::components;
 use super::model::{AdaptiveMatchup, AdaptiveStatus, AdaptiveSummary, VerdictKind};
 use super::wording;
 use crate::stats::equivalence::Plan;
-use crate::stats::estimate::{ConfidenceLevel, standard_normal_cdf};
-use crate::stats::sequential::boundaries::NEVER;
+use crate::stats::pawns::PawnUnit;
+use crate::stats::sequential::adjust::{Adjusted, bias_adjusted};
 use crate::stats::sequential::{Claim, Design, LookRecord, Role, Status, Study, StudyHistory};
+use crate::stats::verdict_numbers::VerdictNumbers;
 
 /// The design of an experiment, and each matchup's role in it.
 #[derive(Debug)]
@@ -129,11 +130,14 @@ impl StagePlanner for AdaptiveStudy {
 #[derive(Clone, Debug)]
 pub(super) struct SequentialVerdict {
     pub kind: VerdictKind,
-    /// Repeated confidence intervals at its last look (valid whatever the
-    /// stopping look): Elo for the armies, pawns for them and per piece.
-    pub elo_interval: (f64, f64),
-    pub pawns_interval: (f64, f64),
-    pub pawns_per_piece_interval: (f64, f64),
+    /// The figures beside the verdict, from the tests at its last look:
+    /// repeated confidence intervals at the Holm levels in force there.
+    pub numbers: VerdictNumbers,
+    /// The armies' Elo standard error and the pawn unit at that look.
+    pub elo_std_error: f64,
+    pub unit: PawnUnit,
+    /// The bias-adjusted estimate, for comparisons of studies.
+    pub adjusted: Option<Adjusted>,
     pub more_pairs_needed: Option<u64>,
     pub more_calibration_needed: bool,
     /// How it ended, in words: "decided at look 3 (75 pairs)".
@@ -164,6 +168,7 @@ pub(super) fn account(
                 match claim {
                     Claim::Equivalent => AdaptiveStatus::Equivalent,
                     Claim::Different { .. } => AdaptiveStatus::Different,
+                    Claim::EquivalentAndDifferent { .. } => AdaptiveStatus::EquivalentStronger,
                 },
                 look + 1,
             ),
@@ -206,7 +211,9 @@ pub(super) fn account(
         .filter(|m| {
             matches!(
                 m.status,
-                AdaptiveStatus::Equivalent | AdaptiveStatus::Different
+                AdaptiveStatus::Equivalent
+                    | AdaptiveStatus::Different
+                    | AdaptiveStatus::EquivalentStronger
             )
         })
         .count();
@@ -239,36 +246,17 @@ fn sequential_verdict(
     plan: Option<Plan>,
     how: String,
 ) -> SequentialVerdict {
-    let e = &last.estimate;
-    // The two-sided α boundary at its last look gives the repeated
-    // confidence interval (Jennison and Turnbull): it covers the truth at
-    // every look at once, so whatever look stopped the matchup.
-    let c = design.boundary(design.alpha() / 2.0, last.look, last.pairs);
-    let level = (c < NEVER)
-        .then(|| ConfidenceLevel::new(1.0 - 2.0 * standard_normal_cdf(-c)).ok())
-        .flatten();
-    let unbounded = (f64::NEG_INFINITY, f64::INFINITY);
-    let fieller = |elo: f64, se: f64| {
-        level.map_or(unbounded, |l| {
-            let i = last.unit.interval(elo, se, l);
-            (i.lower, i.upper)
-        })
-    };
-    let n = f64::from(pieces.max(1));
-    let elo = e.elo_interval(c);
     SequentialVerdict {
         kind: match status {
             AdaptiveStatus::Equivalent => VerdictKind::Equivalent,
             AdaptiveStatus::Different => VerdictKind::Different,
+            AdaptiveStatus::EquivalentStronger => VerdictKind::EquivalentStronger,
             _ => VerdictKind::Inconclusive,
         },
-        elo_interval: if level.is_some() {
-            (elo.lower, elo.upper)
-        } else {
-            unbounded
-        },
-        pawns_interval: fieller(e.elo, e.elo_std_error),
-        pawns_per_piece_interval: fieller(e.elo / n, e.elo_std_error / n),
+        numbers: last.numbers(pieces),
+        elo_std_error: last.estimate.elo_std_error,
+        unit: last.unit,
+        adjusted: bias_adjusted(design, last, pieces),
         more_pairs_needed: match plan {
             Some(Plan::MorePairs(p)) => Some(p),
             _ => None,

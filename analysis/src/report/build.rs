@@ -93,6 +93,11 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         });
     let test = EquivalenceTest::new(margin_pawns, unit, alpha)
         .map_err(|e| log_error(&dirs[0], format!("equivalence test: {e}")))?;
+    let test = if calibration.pairs > 0 {
+        test.with_calibration_pairs(calibration.pairs)
+    } else {
+        test
+    };
     // The design's verdicts stand only for a log the design wrote: pairs it
     // never scheduled (a synthetic log, logs of another experiment merged
     // in) make it a fixed-sample report, and a note says why.

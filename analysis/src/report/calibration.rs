@@ -74,6 +74,7 @@ pub(super) fn calibrate(
                     std_error: odds.unit.std_error(),
                     interval: Some((odds.interval.lower, odds.interval.upper)),
                     source: CalibrationSource::Measured,
+                    pairs: c.pentanomial.iter().sum(),
                     note: format!(
                         "Measured by matchup {} ({games} games): the side a pawn up scored {:.1}%, so one pawn = \
                          {:.0} Elo ({:.0} to {:.0}). This uncertainty is carried into every pawn interval and \
@@ -95,6 +96,7 @@ pub(super) fn calibrate(
                     std_error: odds.unit.std_error(),
                     interval: Some((odds.interval.lower, odds.interval.upper)),
                     source: CalibrationSource::NoPawnAdvantage,
+                    pairs: c.pentanomial.iter().sum(),
                     note: format!(
                         "The pawn-odds matchup {} ({games} games) shows no pawn advantage: the side a pawn up scored \
                          {:.1}% (at most 50%), so no Elo value of a pawn can be measured from it. Pawn figures are \
@@ -112,6 +114,7 @@ pub(super) fn calibrate(
                     std_error: f64::NAN,
                     interval: None,
                     source: CalibrationSource::Unmeasurable,
+                    pairs: c.pentanomial.iter().sum(),
                     note: format!(
                         "The pawn-odds matchup {} ({games} games) gives no pawn unit ({}). Pawn figures are not \
                          given and no pair can be shown equivalent within a margin in pawns; Elo figures and \
@@ -137,6 +140,7 @@ pub(super) fn calibrate(
             std_error: 0.0,
             interval: None,
             source: CalibrationSource::Assumed,
+            pairs: 0,
             note: format!(
                 "Pawn units assume H. G. Muller's calibration (a pawn is worth about 15% of score, {:.0} Elo): this \
                  log has no pawn-odds matchup.",

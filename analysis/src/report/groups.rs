@@ -15,7 +15,9 @@ use super::model::{Compared, MatchupStats, PairVerdict, PlayerRating, RatingGrou
 use super::read::ColourRecord;
 use super::wording;
 use crate::stats::bradley_terry::{self, FitOptions, PairRecord};
-use crate::stats::{ConfidenceLevel, DifferenceEstimate, EquivalenceTest, Plan, Verdict};
+use crate::stats::{
+    ConfidenceLevel, DifferenceEstimate, EquivalenceTest, Plan, Verdict, VerdictNumbers,
+};
 
 /// Connected groups of armies (pawn-odds calibration matchups and engine
 /// comparisons excluded), each rated together, ordered by class.
@@ -249,6 +251,8 @@ fn pair_verdicts(
         .map(|m| DifferenceEstimate {
             elo: m.elo,
             std_error: m.elo_std_error,
+            score: m.score,
+            score_std_error: m.score_std_error,
             // Pairs, or games as half pairs for unpaired (trinomial) data.
             pairs: m.pairs.max(m.games / 2),
             // Armies that differ in more than exchanged pieces are compared whole.
@@ -274,19 +278,30 @@ fn pair_verdicts(
             let (kind, plan) = match outcome.map(|o| o.verdict) {
                 Some(Verdict::Equivalent) => (VerdictKind::Equivalent, None),
                 Some(Verdict::Different { .. }) => (VerdictKind::Different, None),
+                Some(Verdict::EquivalentAndDifferent { .. }) => {
+                    (VerdictKind::EquivalentStronger, None)
+                }
                 Some(Verdict::Inconclusive { plan }) => (VerdictKind::Inconclusive, Some(plan)),
                 None => (VerdictKind::Inconclusive, None),
             };
+            let nan2 = (f64::NAN, f64::NAN);
             let mut verdict = PairVerdict {
                 a: m.a.clone(),
                 b: m.b.clone(),
                 elo: m.elo,
-                elo_interval: m.elo_interval,
+                elo_interval: nan2,
+                elo_level: f64::NAN,
+                elo_std_error: m.elo_std_error,
                 pieces: m.pieces,
-                pawns: m.pawns,
-                pawns_interval: m.pawns_interval,
-                pawns_per_piece: m.pawns_per_piece,
-                pawns_per_piece_interval: m.pawns_per_piece_interval,
+                pawns: f64::NAN,
+                pawns_interval: nan2,
+                pawns_per_piece: f64::NAN,
+                pawns_per_piece_interval: nan2,
+                pawns_level: f64::NAN,
+                unit_elo_per_pawn: test.unit().elo_per_pawn(),
+                unit_std_error: test.unit().std_error(),
+                elo_for_comparison: m.elo,
+                elo_for_comparison_std_error: m.elo_std_error,
                 games: m.games,
                 pairs: m.pairs,
                 kind,
@@ -301,6 +316,9 @@ fn pair_verdicts(
                 stopped_early: m.stopped_early,
                 sequential: None,
             };
+            if let Some(o) = outcome {
+                show_numbers(&mut verdict, &o.numbers);
+            }
             if let Some(sequential) = sequential {
                 apply_sequential(&mut verdict, sequential.get(&m.name));
             }
@@ -309,6 +327,40 @@ fn pair_verdicts(
             verdict
         })
         .collect()
+}
+
+/// The figures beside `verdict` (its kind set): the Elo difference
+/// interval, and in pawns the equivalence interval for a verdict of
+/// equivalence, else the difference interval where the unit resolves it.
+pub(super) fn show_numbers(verdict: &mut PairVerdict, numbers: &VerdictNumbers) {
+    let n = verdict.pieces.map_or(1.0, f64::from);
+    verdict.elo = numbers.elo;
+    verdict.elo_interval = (numbers.elo_interval.lower, numbers.elo_interval.upper);
+    verdict.elo_level = numbers.difference_level;
+    let pawns = if verdict.kind.is_equivalent() {
+        Some((numbers.equivalence_interval, numbers.equivalence_level))
+    } else {
+        numbers
+            .difference_pawns_interval
+            .map(|i| (i, numbers.difference_level))
+    };
+    match pawns {
+        Some((interval, level)) => {
+            verdict.pawns_per_piece = numbers.pawns_per_piece;
+            verdict.pawns_per_piece_interval = (interval.lower, interval.upper);
+            verdict.pawns = numbers.pawns_per_piece * n;
+            verdict.pawns_interval = (interval.lower * n, interval.upper * n);
+            verdict.pawns_level = level;
+        }
+        None => {
+            let nan2 = (f64::NAN, f64::NAN);
+            verdict.pawns_per_piece = f64::NAN;
+            verdict.pawns_per_piece_interval = nan2;
+            verdict.pawns = f64::NAN;
+            verdict.pawns_interval = nan2;
+            verdict.pawns_level = f64::NAN;
+        }
+    }
 }
 
 /// The design's verdict in place of the fixed-sample one (which would
@@ -323,9 +375,16 @@ fn apply_sequential(verdict: &mut PairVerdict, sequential: Option<&SequentialVer
         return;
     };
     verdict.kind = s.kind;
-    verdict.elo_interval = s.elo_interval;
-    verdict.pawns_interval = s.pawns_interval;
-    verdict.pawns_per_piece_interval = s.pawns_per_piece_interval;
+    verdict.elo_std_error = s.elo_std_error;
+    verdict.unit_elo_per_pawn = s.unit.elo_per_pawn();
+    verdict.unit_std_error = s.unit.std_error();
+    (
+        verdict.elo_for_comparison,
+        verdict.elo_for_comparison_std_error,
+    ) = s
+        .adjusted
+        .map_or((f64::NAN, f64::NAN), |a| (a.elo, a.std_error));
+    show_numbers(verdict, &s.numbers);
     verdict.more_pairs_needed = s.more_pairs_needed;
     verdict.more_calibration_needed = s.more_calibration_needed;
     verdict.sequential = Some(s.how.clone());

@@ -37,7 +37,9 @@ pub(super) fn summarize(
 }
 
 /// Pawn figures of an Elo estimate: for the armies, and per piece when the
-/// pieces exchanged are known (Fieller intervals at `level`).
+/// pieces exchanged are known (Fieller intervals at `level`). NaN where the
+/// unit does not resolve sizes in pawns at that level
+/// ([`PawnUnit::resolves`]): a bound in the hundreds of pawns says nothing.
 pub(super) struct PawnFigures {
     pub pawns: f64,
     pub pawns_interval: (f64, f64),
@@ -53,8 +55,17 @@ impl PawnFigures {
         pieces: Option<u32>,
         level: ConfidenceLevel,
     ) -> PawnFigures {
-        let interval = unit.interval(elo, std_error, level);
         let n = pieces.map_or(f64::NAN, f64::from);
+        if !unit.resolves(level.z()) {
+            let nan = (f64::NAN, f64::NAN);
+            return PawnFigures {
+                pawns: f64::NAN,
+                pawns_interval: nan,
+                per_piece: f64::NAN,
+                per_piece_interval: nan,
+            };
+        }
+        let interval = unit.interval(elo, std_error, level);
         PawnFigures {
             pawns: unit.to_pawns(elo),
             pawns_interval: (interval.lower, interval.upper),
@@ -79,17 +90,19 @@ pub(super) fn matchup_stats(
         let (a, b) = (&exp.armies[m.a], &exp.armies[m.b]);
         let (summary, model) = summarize(c, level);
         let nan2 = (f64::NAN, f64::NAN);
-        let (score, score_interval, elo, elo_interval, elo_std_error, los) = match &summary {
-            Some(s) => (
-                s.score,
-                (s.score_interval.lower, s.score_interval.upper),
-                s.elo,
-                (s.elo_interval.lower, s.elo_interval.upper),
-                s.elo_std_error,
-                s.los,
-            ),
-            None => (f64::NAN, nan2, f64::NAN, nan2, f64::NAN, f64::NAN),
-        };
+        let (score, score_interval, score_std_error, elo, elo_interval, elo_std_error, los) =
+            match &summary {
+                Some(s) => (
+                    s.score,
+                    (s.score_interval.lower, s.score_interval.upper),
+                    s.score_std_error,
+                    s.elo,
+                    (s.elo_interval.lower, s.elo_interval.upper),
+                    s.elo_std_error,
+                    s.los,
+                ),
+                None => (f64::NAN, nan2, f64::NAN, f64::NAN, nan2, f64::NAN, f64::NAN),
+            };
         let pieces = pieces_exchanged(&exp.variant, a, b);
         let pawns = PawnFigures::new(unit, elo, elo_std_error, pieces, level);
         let games = c.games();
@@ -107,6 +120,7 @@ pub(super) fn matchup_stats(
             model,
             score,
             score_interval,
+            score_std_error,
             elo,
             elo_interval,
             elo_std_error,

@@ -73,6 +73,8 @@ pub struct Calibration {
     /// 95% interval of the Elo per pawn, when measured.
     pub interval: Option<(f64, f64)>,
     pub source: CalibrationSource,
+    /// Colour-swapped pairs of the pawn-odds matchup (0 when assumed).
+    pub pairs: u64,
     /// One sentence saying how the figure was obtained.
     pub note: String,
 }
@@ -119,6 +121,7 @@ pub struct MatchupStats {
     pub model: ScoreModel,
     pub score: f64,
     pub score_interval: (f64, f64),
+    pub score_std_error: f64,
     /// A minus B in Elo, with its 95% interval and standard error.
     pub elo: f64,
     pub elo_interval: (f64, f64),
@@ -259,13 +262,30 @@ pub struct PlayerRating {
     pub games: u64,
 }
 
-/// `equivalent`, `different` or `inconclusive`.
+/// A pair's verdict: `equivalent`, `different`, `equivalent-stronger`
+/// (equivalent within the margin, and yet one piece measurably stronger)
+/// or `inconclusive`, as the `verdict` column of `tables/verdicts.csv`
+/// spells them.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum VerdictKind {
     Equivalent,
     Different,
+    #[serde(rename = "equivalent-stronger")]
+    EquivalentStronger,
     Inconclusive,
+}
+
+impl VerdictKind {
+    /// Whether the verdict includes equivalence within the margin.
+    pub fn is_equivalent(self) -> bool {
+        matches!(self, Self::Equivalent | Self::EquivalentStronger)
+    }
+
+    /// Whether the verdict shows one side stronger.
+    pub fn shows_stronger(self) -> bool {
+        matches!(self, Self::Different | Self::EquivalentStronger)
+    }
 }
 
 /// The equivalence verdict for one pair of players.
@@ -273,18 +293,36 @@ pub enum VerdictKind {
 pub struct PairVerdict {
     pub a: String,
     pub b: String,
-    /// A minus B in Elo for the armies, with its 95% interval.
+    /// A minus B in Elo for the armies, and the difference test's own
+    /// interval at its level `elo_level` (it excludes 0 exactly when the
+    /// verdict shows a side stronger), with the Elo's standard error.
     pub elo: f64,
     pub elo_interval: (f64, f64),
+    pub elo_level: f64,
+    pub elo_std_error: f64,
     /// Pieces the matchup exchanges (`None`: the armies differ in more, and
     /// are compared whole).
     pub pieces: Option<u32>,
-    /// A minus B in pawns for the armies and per piece, with 95% intervals
-    /// that carry the pawn unit's uncertainty. The margin applies per piece.
+    /// A minus B in pawns for the armies and per piece, in the unit the
+    /// verdict's tests used, with the interval that is the verdict at level
+    /// `pawns_level`: for a verdict of equivalence the equivalence interval
+    /// (inside the margin), else the difference interval in pawns. NaN
+    /// where the unit does not resolve a size in pawns (see
+    /// [`crate::stats::PawnUnit::resolves`]). The margin applies per piece.
     pub pawns: f64,
     pub pawns_interval: (f64, f64),
     pub pawns_per_piece: f64,
     pub pawns_per_piece_interval: (f64, f64),
+    pub pawns_level: f64,
+    /// The pawn unit the tests used (Elo per pawn and its standard error).
+    pub unit_elo_per_pawn: f64,
+    pub unit_std_error: f64,
+    /// A minus B in Elo for comparing studies, with its standard error:
+    /// under the sequential design the bias-adjusted estimate (the lean of
+    /// stopping at a boundary taken out, [`crate::stats::sequential::adjust`]),
+    /// else the plain one.
+    pub elo_for_comparison: f64,
+    pub elo_for_comparison_std_error: f64,
     pub games: u64,
     pub pairs: u64,
     pub kind: VerdictKind,
@@ -315,6 +353,9 @@ pub enum AdaptiveStatus {
     Equivalent,
     /// Shown different.
     Different,
+    /// Shown equivalent within the margin, and one side stronger.
+    #[serde(rename = "equivalent-stronger")]
+    EquivalentStronger,
     /// Undecided, and playing the next stage.
     Playing,
     /// Undecided at the per-matchup cap.
@@ -331,6 +372,7 @@ impl AdaptiveStatus {
         match self {
             Self::Equivalent => "equivalent",
             Self::Different => "different",
+            Self::EquivalentStronger => "equivalent-stronger",
             Self::Playing => "playing",
             Self::Cap => "cap",
             Self::Budget => "budget",

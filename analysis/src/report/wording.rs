@@ -45,60 +45,52 @@ pub(super) fn group_title(exp: &Experiment, players: &[String], class: Option<u8
     }
 }
 
-/// "0.12 pawns per piece (0.05 to 0.19) (+0.24 for the 2 pieces exchanged,
-/// pair effects included)", with the interval and the armies' figure when
-/// asked (`full`); the armies' figure when no piece count applies; Elo when
-/// there is no pawn unit. `sign` turns the figure to the stronger side's view.
-fn size(v: &PairVerdict, sign: f64, full: bool) -> String {
-    let interval = full;
-    let ends = |(lo, hi): (f64, f64)| {
-        let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
-        if lo.is_finite() && hi.is_finite() {
-            format!(" ({lo:.2} to {hi:.2})")
-        } else {
-            " (interval unbounded: the pawn unit is too uncertain)".to_owned()
-        }
-    };
-    if !v.pawns.is_finite() {
-        let (lo, hi) = v.elo_interval;
-        let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
-        let range = if interval {
-            format!(" ({lo:.0} to {hi:.0})")
-        } else {
-            String::new()
-        };
-        return format!("{:.0} Elo for the armies{range}", sign * v.elo);
+/// `0.27 pawns per piece (0.02 to 0.69, 95%)`, or for armies compared
+/// whole `0.27 pawns (…)`; `None` where no size in pawns is given. `sign`
+/// turns the figure to the other side's view.
+fn pawn_size(v: &PairVerdict, sign: f64) -> Option<String> {
+    if !v.pawns_per_piece.is_finite() {
+        return None;
     }
-    match v.pieces {
-        Some(n) if n > 1 && full => format!(
-            "{:.2} pawns per piece{} ({:+.2} for the {n} pieces exchanged, pair effects included)",
-            sign * v.pawns_per_piece,
-            ends(v.pawns_per_piece_interval),
-            sign * v.pawns
-        ),
-        Some(n) if n > 1 => format!("{:.2} pawns per piece", sign * v.pawns_per_piece),
-        Some(_) => format!(
-            "{:.2} pawns{}",
-            sign * v.pawns_per_piece,
-            if interval {
-                ends(v.pawns_per_piece_interval)
-            } else {
-                String::new()
-            }
-        ),
-        None => format!(
-            "{:.2} pawns between the armies{}",
-            sign * v.pawns,
-            if interval {
-                ends(v.pawns_interval)
-            } else {
-                String::new()
-            }
-        ),
+    let (lo, hi) = v.pawns_per_piece_interval;
+    let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
+    let per = if v.pieces.is_some() { " per piece" } else { "" };
+    Some(format!(
+        "{:.2} pawns{per} ({lo:.2} to {hi:.2}, {})",
+        sign * v.pawns_per_piece,
+        level_percent(v.pawns_level)
+    ))
+}
+
+/// `45 Elo (12 to 80, 95%)` for the armies, turned by `sign`.
+fn elo_size(v: &PairVerdict, sign: f64) -> String {
+    let (lo, hi) = v.elo_interval;
+    let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
+    format!(
+        "{:.0} Elo ({lo:.0} to {hi:.0}, {})",
+        sign * v.elo,
+        level_percent(v.elo_level)
+    )
+}
+
+/// A confidence level as `95%`, or `96.7%` when not a whole percentage.
+pub(crate) fn level_percent(level: f64) -> String {
+    let p = 100.0 * level;
+    if !p.is_finite() {
+        "level unknown".to_owned()
+    } else if (p - p.round()).abs() < 0.05 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p:.1}%")
     }
 }
 
-/// One verdict in plain words.
+/// What resolves a size the pawn unit cannot yet give.
+const SIZE_UNKNOWN: &str =
+    "its size in pawns is not yet known (more pawn-odds pairs would measure the pawn well enough)";
+
+/// One verdict in plain words: the verdict, then the interval that is the
+/// verdict, at its level.
 pub(super) fn pair_text(
     exp: &Experiment,
     v: &PairVerdict,
@@ -107,40 +99,49 @@ pub(super) fn pair_text(
 ) -> String {
     let (la, lb) = (player_label(exp, &v.a), player_label(exp, &v.b));
     let per = if v.pieces.is_some() { " per piece" } else { "" };
+    let (strong, weak, sign) = if v.elo > 0.0 {
+        (&la, &lb, 1.0)
+    } else {
+        (&lb, &la, -1.0)
+    };
     let mut text = if !estimable {
         format!("{la} vs {lb}: too few games to estimate")
     } else {
         match v.kind {
             VerdictKind::Equivalent => format!(
-                "{la} and {lb} are equivalent within ±{margin_pawns:.2} pawns{per} (difference {})",
-                signed(&size(v, 1.0, false))
+                "{la} and {lb}: equivalent within ±{margin_pawns:.2} pawns{per}: {}",
+                signed(&pawn_size(v, 1.0).unwrap_or_default())
             ),
-            VerdictKind::Different => {
-                let (strong, weak, sign) = if v.elo > 0.0 {
-                    (&la, &lb, 1.0)
-                } else {
-                    (&lb, &la, -1.0)
-                };
-                format!(
-                    "{strong} is stronger than {weak} by {}",
-                    size(v, sign, true)
-                )
-            }
-            VerdictKind::Inconclusive if v.sequential.is_some() => format!(
-                "{la} vs {lb}: undecided ({} so far)",
-                signed(&size(v, 1.0, false))
+            VerdictKind::EquivalentStronger => format!(
+                "{la} and {lb}: equivalent within ±{margin_pawns:.2} pawns{per}: {}; yet {strong} is measurably \
+                 stronger, by {}",
+                signed(&pawn_size(v, 1.0).unwrap_or_default()),
+                elo_size(v, sign)
             ),
-            VerdictKind::Inconclusive => match v.more_pairs_needed {
-                Some(n) => format!(
-                    "{la} vs {lb}: not enough games ({} so far): about {n} more pairs needed",
-                    signed(&size(v, 1.0, false))
-                ),
+            VerdictKind::Different => match pawn_size(v, sign) {
+                Some(size) => format!("{strong} is stronger than {weak} by {size}"),
                 None => format!(
-                    "{la} vs {lb}: undecided ({} so far): the pawn calibration is too uncertain for more pairs \
-                     of this matchup to settle it; play more pawn-odds pairs",
-                    signed(&size(v, 1.0, false))
+                    "{strong} is stronger than {weak} by {}; {SIZE_UNKNOWN}",
+                    elo_size(v, sign)
                 ),
             },
+            VerdictKind::Inconclusive => {
+                let so_far =
+                    pawn_size(v, 1.0).map_or_else(|| signed(&elo_size(v, 1.0)), |s| signed(&s));
+                if v.sequential.is_some() {
+                    format!("{la} vs {lb}: undecided ({so_far} so far)")
+                } else {
+                    match v.more_pairs_needed {
+                        Some(n) => format!(
+                            "{la} vs {lb}: not enough games ({so_far} so far): about {n} more pairs needed"
+                        ),
+                        None => format!(
+                            "{la} vs {lb}: undecided ({so_far} so far): the pawn calibration is too uncertain \
+                             for more pairs of this matchup to settle it; play more pawn-odds pairs"
+                        ),
+                    }
+                }
+            }
         }
     };
     if v.stopped_early {
@@ -183,7 +184,9 @@ pub(super) fn adaptive_how(
         None => String::new(),
     };
     match status {
-        AdaptiveStatus::Equivalent | AdaptiveStatus::Different => {
+        AdaptiveStatus::Equivalent
+        | AdaptiveStatus::Different
+        | AdaptiveStatus::EquivalentStronger => {
             format!("decided at look {look}, after {pairs} pairs ({games} games)")
         }
         AdaptiveStatus::Playing => {
@@ -247,7 +250,7 @@ pub(super) fn group_summary(
 ) -> String {
     let count = |k: VerdictKind| pairs.iter().filter(|p| p.kind == k).count();
     let (eq, diff, inc) = (
-        count(VerdictKind::Equivalent),
+        pairs.iter().filter(|p| p.kind.is_equivalent()).count(),
         count(VerdictKind::Different),
         count(VerdictKind::Inconclusive),
     );
@@ -730,11 +733,18 @@ mod tests {
             b: "N".into(),
             elo: 64.0,
             elo_interval: (40.0, 88.0),
+            elo_level: 0.95,
+            elo_std_error: 12.0,
             pieces: Some(2),
             pawns: 0.6,
             pawns_interval: (0.36, 0.84),
             pawns_per_piece: 0.3,
             pawns_per_piece_interval: (0.18, 0.42),
+            pawns_level: 0.95,
+            unit_elo_per_pawn: 107.0,
+            unit_std_error: 10.0,
+            elo_for_comparison: 64.0,
+            elo_for_comparison_std_error: 12.0,
             games: 2000,
             pairs: 1000,
             kind,
@@ -756,20 +766,42 @@ mod tests {
         let different = verdict(VerdictKind::Different);
         assert_eq!(
             pair_text(&exp, &different, 0.25, true),
-            "B (bishop) is stronger than N (knight) by 0.30 pawns per piece (0.18 to 0.42) (+0.60 for the 2 \
-             pieces exchanged, pair effects included)"
+            "B (bishop) is stronger than N (knight) by 0.30 pawns per piece (0.18 to 0.42, 95%)"
         );
         let stopped = PairVerdict {
             stopped_early: true,
+            pawns_per_piece: 0.02,
+            pawns_per_piece_interval: (-0.21, 0.24),
+            pawns_level: 0.9,
             ..verdict(VerdictKind::Equivalent)
         };
         let said = pair_text(&exp, &stopped, 0.25, true);
         assert!(
             said.starts_with(
-                "B (bishop) and N (knight) are equivalent within ±0.25 pawns per piece"
+                "B (bishop) and N (knight): equivalent within ±0.25 pawns per piece: +0.02 pawns per \
+                 piece (-0.21 to 0.24, 90%)"
             ),
             "{said}"
         );
+        let both = PairVerdict {
+            elo_level: 0.975,
+            ..stopped.clone()
+        };
+        let said = pair_text(
+            &exp,
+            &PairVerdict {
+                kind: VerdictKind::EquivalentStronger,
+                stopped_early: false,
+                ..both
+            },
+            0.25,
+            true,
+        );
+        assert!(
+            said.ends_with("yet B (bishop) is measurably stronger, by 64 Elo (40 to 88, 97.5%)"),
+            "{said}"
+        );
+        let said = pair_text(&exp, &stopped, 0.25, true);
         assert!(said.ends_with("conditional on stopping)"), "{said}");
         let calibration = PairVerdict {
             more_calibration_needed: true,
@@ -781,8 +813,10 @@ mod tests {
             pawns_per_piece: f64::NAN,
             ..different
         };
+        let said = pair_text(&exp, &no_unit, 0.25, true);
         assert!(
-            pair_text(&exp, &no_unit, 0.25, true).contains("by 64 Elo for the armies (40 to 88)")
+            said.contains("by 64 Elo (40 to 88, 95%); its size in pawns is not yet known"),
+            "{said}"
         );
     }
 

@@ -45,13 +45,16 @@
 pub mod bradley_terry;
 pub mod elo;
 pub mod equivalence;
+pub mod error_rate;
 pub mod estimate;
 pub(crate) mod linalg;
 pub mod logistic;
 pub mod pawns;
 pub mod pentanomial;
 pub mod sequential;
+pub mod shift;
 pub mod trinomial;
+pub mod verdict_numbers;
 
 pub mod sim;
 
@@ -71,3 +74,4 @@ pub use estimate::{
 pub use pawns::{PawnOdds, PawnOddsError, PawnUnit, calibrate_from_pawn_odds};
 pub use pentanomial::{InvalidPairScore, Pentanomial};
 pub use trinomial::{Outcome, Trinomial};
+pub use verdict_numbers::{VerdictInputs, VerdictNumbers};

@@ -159,20 +159,39 @@ impl PawnUnit {
     /// reject. Unbounded (−∞ to +∞) when the unit is unknown or not shown
     /// positive at the level (`k̂ ≤ z·s_k`).
     pub fn interval(&self, elo: f64, elo_std_error: f64, level: ConfidenceLevel) -> Interval {
+        self.interval_at(elo, elo_std_error, level.z())
+    }
+
+    /// Fieller's interval at boundary `c` (a normal or Student-t quantile,
+    /// or a sequential design's boundary): every `θ` with
+    /// `|z_against(elo, se, θ)| < c`.
+    pub fn interval_at(&self, elo: f64, elo_std_error: f64, c: f64) -> Interval {
         let unbounded = Interval::new(f64::NEG_INFINITY, f64::INFINITY);
-        if !(elo.is_finite() && elo_std_error.is_finite()) || matches!(self, Self::Unknown) {
+        if !(elo.is_finite() && elo_std_error.is_finite() && c.is_finite())
+            || matches!(self, Self::Unknown)
+        {
             return unbounded;
         }
-        let z = level.z();
         let (k, sk, sd) = (self.elo_per_pawn(), self.std_error(), elo_std_error);
-        // (elo - θk)² ≤ z²(sd² + θ²sk²)  ⇔  aθ² - 2·elo·kθ + (elo² - z²sd²) ≤ 0.
-        let a = k * k - z * z * sk * sk;
+        // (elo - θk)² ≤ c²(sd² + θ²sk²)  ⇔  aθ² - 2·elo·kθ + (elo² - c²sd²) ≤ 0.
+        let a = k * k - c * c * sk * sk;
         if a <= 0.0 {
             return unbounded;
         }
-        // The discriminant over 4: z²(sd²·a + elo²·sk²) ≥ 0 when a > 0.
-        let root = z * (sd * sd * a + elo * elo * sk * sk).sqrt();
+        // The discriminant over 4: c²(sd²·a + elo²·sk²) ≥ 0 when a > 0.
+        let root = c * (sd * sd * a + elo * elo * sk * sk).sqrt();
         Interval::new((elo * k - root) / a, (elo * k + root) / a)
+    }
+
+    /// Whether pawn sizes are worth giving at boundary `c`: the unit is
+    /// known, and its lower bound `k̂ - c·s_k` is at least half of `k̂`, so
+    /// no Fieller bound is more than about twice the plain quotient. Below
+    /// that a bound can be any size at all (it is infinite once the lower
+    /// bound reaches 0), and the honest answer is that the size in pawns is
+    /// not yet known.
+    pub fn resolves(&self, c: f64) -> bool {
+        let k = self.elo_per_pawn();
+        k > 0.0 && k - c * self.std_error() >= k / 2.0
     }
 }
 

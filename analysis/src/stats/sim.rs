@@ -74,6 +74,13 @@ pub fn simulate_pairs(
     (0..pairs).map(|_| model.pair(rng)).collect()
 }
 
+/// A standard normal draw (Box-Muller).
+pub fn standard_normal(rng: &mut impl Rng) -> f64 {
+    let u1: f64 = rng.random::<f64>().max(1e-12);
+    let u2: f64 = rng.random();
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
 /// Colour-swapped pairs between armies `elo` apart, as engine self-play
 /// plays them: a game whose expected score (for the side tested) is `q`
 /// is drawn with probability `draw_at_equal·4q(1-q)` (the draw rate of

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::compare::{Comparison, IntervalSource, PairFinding, Shift};
+use super::super::compare::{Comparison, PairFinding, Shift};
 use super::doc::{Align, Doc, Table, Tone};
 use super::error::RenderError;
 use super::files::create_dir;
-use super::format::{count, estimate};
+use super::format::{count, estimate, fixed, level_percent, signed};
 use super::sections::verdict_tone;
 use super::{csv, html, markdown};
 use crate::files::replace_whole;
@@ -48,27 +48,27 @@ pub fn write_comparison(
 /// The comparison in plain words: one sentence.
 pub fn summary(cmp: &Comparison) -> String {
     let untested = cmp.count(Shift::Untested);
+    let moved: Vec<String> = cmp
+        .pairs
+        .iter()
+        .filter(|p| p.shift == Shift::Moved)
+        .map(|p| format!("{} vs {}", p.a, p.b))
+        .collect();
     let mut line = format!(
-        "{} vs {}: of {} shared pairs, {} agree and {} moved (95% per pair)",
+        "{} vs {}: of {} shared pairs, {} moved{} and {} show no change (Holm across the pairs at 5%)",
         cmp.first_label,
         cmp.second_label,
         cmp.pairs.len(),
+        moved.len(),
+        if moved.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", moved.join(", "))
+        },
         cmp.count(Shift::Agree),
-        cmp.count(Shift::Moved),
     );
     if untested > 0 {
-        line.push_str(&format!(", {untested} untested (a pawn figure unbounded)"));
-    }
-    let fallbacks = cmp
-        .pairs
-        .iter()
-        .filter(|p| p.shift != Shift::Untested && p.uses(IntervalSource::Matchup))
-        .count();
-    if fallbacks > 0 {
-        line.push_str(&format!(
-            " ({fallbacks} of them on a matchup's fixed-sample interval where a verdict's was unbounded, \
-             marked †)"
-        ));
+        line.push_str(&format!(", {untested} untested (a one-sided score)"));
     }
     let same_verdict = cmp
         .pairs
@@ -86,27 +86,34 @@ fn document(cmp: &Comparison) -> Doc {
     };
     doc.heading(2, "Pairs of both studies");
     doc.paragraph(summary(cmp));
-    doc.aside(
-        "Each study is read on its own (its own pawn unit and verdicts); differences are the first piece minus the \
-         second in pawns per piece exchanged, with each study's 95% interval. The change is the second study's \
-         figure minus the first's, with an approximate 95% interval from the two intervals' facing halves; it is \
-         per pair, so over many pairs about one in twenty 'moved' is expected by chance alone. †: the pair was \
-         decided before the pawn unit could bound its verdict's interval, so the figure is the matchup's \
-         fixed-sample interval over all its games with the study's final pawn unit; conditional on when the \
-         design stopped the pair, it tends to overstate an early-stopped difference.",
-    );
-    let first = format!("{} (95% CI)", cmp.first_label);
-    let second = format!("{} (95% CI)", cmp.second_label);
+    let level = level_percent(cmp.level);
+    doc.aside(format!(
+        "Each study is read on its own (its own pawn unit and verdicts). A pair's difference is the first piece \
+         minus the second per piece exchanged, ± its standard error: under the sequential design the \
+         bias-adjusted estimate at the look that decided it (a pair stopped at a boundary leans away from the \
+         hypothesis it rejected, by an amount that depends on the look; the adjustment takes the lean out, and \
+         its standard error counts the spread of stopping looks). The change is the second study's difference \
+         minus the first's, tested in Elo (which needs no pawn unit) with the two standard errors; across the \
+         pairs the claims 'moved' are Holm-corrected at 5%, and the change intervals are at the Holm level in \
+         force ({level}), so an interval excludes 0 exactly when its pair moved. The change in pawns uses each \
+         study's own unit, where both give a size in pawns."
+    ));
+    let first = format!("{} (Elo ± se; pawns ± se)", cmp.first_label);
+    let second = format!("{} (Elo ± se; pawns ± se)", cmp.second_label);
+    let elo_head = format!("Change, Elo ({level})");
+    let pawn_head = format!("Change, pawns ({level})");
     let mut table = Table::new(&[
         ("Pair (A vs B)", Align::Left),
         (first.as_str(), Align::Right),
         (second.as_str(), Align::Right),
-        ("Change (95% CI)", Align::Right),
+        (elo_head.as_str(), Align::Right),
+        (pawn_head.as_str(), Align::Right),
+        ("z", Align::Right),
         ("Shift", Align::Left),
     ]);
     for p in &cmp.pairs {
         let (tone, shift) = match p.shift {
-            Shift::Agree => (Tone::Good, "agree"),
+            Shift::Agree => (Tone::Good, "no change shown"),
             Shift::Moved => (Tone::Bad, "moved"),
             Shift::Untested => (Tone::Unsure, "untested"),
         };
@@ -115,7 +122,9 @@ fn document(cmp: &Comparison) -> Doc {
                 format!("{} vs {}", p.a, p.b),
                 finding(&p.first),
                 finding(&p.second),
-                estimate(p.change, p.change_interval, 2),
+                estimate(p.elo_change, p.elo_change_interval, 0),
+                estimate(p.pawns_change, p.pawns_change_interval, 2),
+                fixed(p.z, 1),
                 shift.to_owned(),
             ],
             tone,
@@ -133,17 +142,22 @@ fn document(cmp: &Comparison) -> Doc {
     doc
 }
 
-/// `different, +0.28 (0.01 to 0.94), 700 games`, with a `†` after an
-/// interval taken from the matchup.
+/// `different, +45 ± 12 Elo; +0.42 ± 0.12 pawns, 700 games`.
 fn finding(f: &PairFinding) -> String {
-    let mark = match f.source {
-        IntervalSource::Verdict => "",
-        IntervalSource::Matchup => " †",
+    let pawns = if f.pawns_per_piece.is_finite() {
+        format!(
+            "{} ± {} pawns",
+            signed(f.pawns_per_piece, 2),
+            fixed(f.pawns_per_piece_std_error, 2)
+        )
+    } else {
+        "pawns not yet known".to_owned()
     };
     format!(
-        "{}, {}{mark}, {} games",
+        "{}, {} ± {} Elo; {pawns}, {} games",
         verdict_tone(f.kind).1,
-        estimate(f.pawns_per_piece, f.interval, 2),
+        signed(f.elo_per_piece, 0),
+        fixed(f.elo_per_piece_std_error, 0),
         count(f.games)
     )
 }

@@ -3,6 +3,8 @@
 //! NaN and infinities become "n/a" rather than "NaN" or "inf", which a
 //! reader would take for a bug.
 
+pub(super) use crate::report::wording::level_percent;
+
 /// What a number that does not exist reads as.
 pub(super) const NA: &str = "n/a";
 
@@ -30,6 +32,21 @@ pub(super) fn estimate(x: f64, interval: (f64, f64), decimals: usize) -> String 
         return NA.to_owned();
     }
     format!("{} ({})", signed(x, decimals), range(interval, decimals))
+}
+
+/// `+0.02 (-0.23 to 0.25, 90%)`: an estimate with its interval and the
+/// interval's confidence level; `not yet known` where there is none (a
+/// size in pawns the pawn unit does not yet resolve).
+pub(super) fn estimate_at(x: f64, interval: (f64, f64), decimals: usize, level: f64) -> String {
+    if !x.is_finite() {
+        return "not yet known".to_owned();
+    }
+    format!(
+        "{} ({}, {})",
+        signed(x, decimals),
+        range(interval, decimals),
+        level_percent(level)
+    )
 }
 
 /// `3.25 (3.10 to 3.40)`: an unsigned value (a piece value) with its

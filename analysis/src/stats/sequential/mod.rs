@@ -111,6 +111,7 @@
 //! ratio; Haybittle (1971) and Peto et al. (1976) for high interim
 //! boundaries; Maurer and Bretz (2013) for Holm across looks.
 
+pub mod adjust;
 pub mod boundaries;
 pub mod design;
 pub mod simulate;

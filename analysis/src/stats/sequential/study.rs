@@ -13,6 +13,7 @@ use crate::stats::equivalence::{
 };
 use crate::stats::pawns::PawnUnit;
 use crate::stats::pentanomial::Pentanomial;
+use crate::stats::verdict_numbers::{VerdictInputs, VerdictNumbers};
 
 /// What a matchup is in the study.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,6 +55,29 @@ pub enum Claim {
         /// The stronger side.
         stronger: Side,
     },
+    /// Both tests rejected at the deciding look: within the margin per
+    /// piece, and yet one side measurably stronger.
+    EquivalentAndDifferent {
+        /// The stronger side.
+        stronger: Side,
+    },
+}
+
+impl Claim {
+    /// Whether the claim includes equivalence within the margin.
+    pub fn is_equivalent(self) -> bool {
+        matches!(self, Self::Equivalent | Self::EquivalentAndDifferent { .. })
+    }
+
+    /// The side shown stronger, if any.
+    pub fn stronger(self) -> Option<Side> {
+        match self {
+            Self::Equivalent => None,
+            Self::Different { stronger } | Self::EquivalentAndDifferent { stronger } => {
+                Some(stronger)
+            }
+        }
+    }
 }
 
 /// Where a matchup stands.
@@ -114,6 +138,27 @@ pub struct LookRecord {
     /// ([`LookEstimate::equivalence_chance`]); `None` otherwise, or without
     /// a unit.
     pub equivalence_chance: Option<f64>,
+}
+
+impl LookRecord {
+    /// The figures beside the verdict made at this look: the two tests
+    /// inverted at its boundaries and Holm levels ([`VerdictNumbers`]),
+    /// for armies exchanging `pieces` pieces.
+    pub fn numbers(&self, pieces: u32) -> VerdictNumbers {
+        let e = &self.estimate;
+        VerdictNumbers::new(&VerdictInputs {
+            score: e.score,
+            score_std_error: e.score_std_error,
+            elo: e.elo,
+            elo_std_error: e.elo_std_error,
+            pieces,
+            unit: self.unit,
+            equivalence_level: self.equivalence_level,
+            equivalence_boundary: self.equivalence_boundary,
+            difference_level: self.difference_level,
+            difference_boundary: self.difference_boundary,
+        })
+    }
 }
 
 /// One matchup's history.
@@ -402,18 +447,17 @@ impl<'d> Study<'d> {
         for &(m, family, pieces, e) in &tested {
             let equivalence_level = level(eq_rejected, family);
             let difference_level = level(diff_rejected, family);
-            let claim = if eq_rejected[m] {
-                Some(Claim::Equivalent)
-            } else if diff_rejected[m] {
-                Some(Claim::Different {
-                    stronger: if e.score > 0.5 {
-                        Side::First
-                    } else {
-                        Side::Second
-                    },
-                })
+            let stronger = if e.score > 0.5 {
+                Side::First
             } else {
-                None
+                Side::Second
+            };
+            // Both tests may reject at one look: both are said.
+            let claim = match (eq_rejected[m], diff_rejected[m]) {
+                (true, true) => Some(Claim::EquivalentAndDifferent { stronger }),
+                (true, false) => Some(Claim::Equivalent),
+                (false, true) => Some(Claim::Different { stronger }),
+                (false, false) => None,
             };
             let plan = claim
                 .is_none()
@@ -533,6 +577,8 @@ fn plan(unit: &PawnUnit, margin: f64, level: f64, e: &LookEstimate, pieces: u32)
     let estimate = DifferenceEstimate {
         elo: e.elo,
         std_error: e.elo_std_error,
+        score: e.score,
+        score_std_error: e.score_std_error,
         pairs: e.pairs,
         pieces,
     };
@@ -541,7 +587,9 @@ fn plan(unit: &PawnUnit, margin: f64, level: f64, e: &LookEstimate, pieces: u32)
         .map(|o| o.verdict)
     {
         Ok(Verdict::Inconclusive { plan }) => plan,
-        Ok(Verdict::Equivalent) => Plan::BoundaryAhead(Leaning::Equivalent),
+        Ok(Verdict::Equivalent | Verdict::EquivalentAndDifferent { .. }) => {
+            Plan::BoundaryAhead(Leaning::Equivalent)
+        }
         Ok(Verdict::Different { .. }) => Plan::BoundaryAhead(Leaning::Different),
         // A one-sided score: its difference is plain, the next look shows it.
         Err(_) => Plan::BoundaryAhead(Leaning::Different),
@@ -590,13 +638,20 @@ mod tests {
         let unit = PawnUnit::Exact {
             elo_per_pawn: 100.0,
         };
-        let estimate = |elo: f64| LookEstimate {
-            pairs: 50,
-            score: 0.5,
-            score_std_error: 0.03,
-            elo,
-            elo_std_error: 20.0,
+        // An estimate of `elo` at a standard error of `se`, its score
+        // figures the ones the delta method pairs with it.
+        let at = |elo: f64, se: f64| {
+            let score = crate::stats::elo_to_score(elo);
+            let slope = crate::stats::elo::elo_per_score_at(score).unwrap();
+            LookEstimate {
+                pairs: 50,
+                score,
+                score_std_error: se / slope,
+                elo,
+                elo_std_error: se,
+            }
         };
+        let estimate = |elo: f64| at(elo, 20.0);
         // 100 Elo at a standard error of 20: plain at a fixed sample.
         assert_eq!(
             plan(&unit, 0.25, 0.05, &estimate(100.0), 1),
@@ -604,10 +659,7 @@ mod tests {
         );
         // 2 Elo at a standard error of 5, a quarter pawn being 25 Elo:
         // a fixed test would already call it equivalent.
-        let close = LookEstimate {
-            elo_std_error: 5.0,
-            ..estimate(2.0)
-        };
+        let close = at(2.0, 5.0);
         assert_eq!(
             plan(&unit, 0.25, 0.05, &close, 1),
             Plan::BoundaryAhead(Leaning::Equivalent)

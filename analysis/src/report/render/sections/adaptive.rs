@@ -12,6 +12,7 @@ fn status_tone(status: AdaptiveStatus) -> (Tone, &'static str) {
     match status {
         AdaptiveStatus::Equivalent => (Tone::Good, "equivalent"),
         AdaptiveStatus::Different => (Tone::Bad, "different"),
+        AdaptiveStatus::EquivalentStronger => (Tone::Good, "equivalent, one stronger"),
         AdaptiveStatus::Playing => (Tone::Unsure, "playing"),
         AdaptiveStatus::Cap => (Tone::Unsure, "undecided at the cap"),
         AdaptiveStatus::Budget => (Tone::Unsure, "undecided: budget"),

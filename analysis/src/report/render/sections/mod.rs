@@ -62,6 +62,7 @@ pub(super) fn verdict_tone(kind: VerdictKind) -> (Tone, &'static str) {
     match kind {
         VerdictKind::Equivalent => (Tone::Good, "equivalent"),
         VerdictKind::Different => (Tone::Bad, "different"),
+        VerdictKind::EquivalentStronger => (Tone::Good, "equivalent, one stronger"),
         VerdictKind::Inconclusive => (Tone::Unsure, "inconclusive"),
     }
 }

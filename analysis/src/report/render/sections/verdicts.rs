@@ -5,7 +5,7 @@
 use super::super::super::model::{EngineVerdictKind, Report};
 use super::super::derived::player_label;
 use super::super::doc::{Align, Block, Doc, Table, Tone};
-use super::super::format::{count, counted, estimate, fixed, percent, signed};
+use super::super::format::{count, counted, estimate, estimate_at, fixed, percent, signed};
 use super::{VERDICTS, verdict_tone};
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -28,21 +28,19 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         return;
     }
     let margin = fixed(report.margin_pawns, 2);
-    let ci = if report.adaptive.is_some() {
-        "95% RCI"
-    } else {
-        "95% CI"
-    };
     doc.aside(format!(
-        "Each pair of pieces gets one of three verdicts. Equivalent (green): the difference is within ±{margin} pawns \
-         per piece with 95% confidence. Different (red): one piece is stronger, beyond chance. Inconclusive (amber): \
-         more games are needed to tell, and the row says about how many. Differences are the first piece minus the \
-         second: per piece (the armies' difference divided by the pieces each matchup exchanges, pair effects \
-         included) and for the armies. Pawn intervals include the uncertainty of the pawn's Elo value.{}",
+        "Each pair of pieces gets one verdict. Equivalent (green): the equivalence interval of the difference per \
+         piece lies inside ±{margin} pawns. Different (red): the difference interval in Elo excludes 0: one piece \
+         is stronger. Equivalent, one stronger (green): both at once: inside the margin, and yet measurably \
+         different. Inconclusive (amber): neither yet. Each interval is the test that made the verdict, turned \
+         round, at the level printed beside it: the two one-sided tests of equivalence at the Holm level in force \
+         in the pair's class (at least 90%), the test of equal strength at its Holm level (at least 95%), \
+         so each covers the true difference at least that often. Differences are the first piece minus the \
+         second, per piece exchanged (pair effects included); pawn figures carry the uncertainty of the pawn's \
+         Elo value, and are given only where that value is known well enough to bound them.{}",
         if report.adaptive.is_some() {
-            " Under the sequential design each verdict was made at a look of the study, and the intervals \
-             are repeated confidence intervals (RCI) at the pair's last look: they hold whatever look \
-             stopped it."
+            " Under the sequential design the intervals are repeated confidence intervals at the pair's last \
+             look, at the boundaries of that look: they hold whatever look stopped the pair."
         } else {
             ""
         }
@@ -60,11 +58,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         let mut table = Table::new(&[
             ("Pair", Align::Left),
             ("Verdict", Align::Left),
-            ("In plain words", Align::Left),
-            (&format!("Per piece in pawns ({ci})"), Align::Right),
-            (&format!("Armies in pawns ({ci})"), Align::Right),
-            (&format!("Armies in Elo ({ci})"), Align::Right),
+            ("Pawns per piece (interval, level)", Align::Right),
+            ("Elo, armies (interval, level)", Align::Right),
             ("Games (pairs)", Align::Right),
+            ("How it was decided", Align::Left),
         ]);
         table.badge_column = Some(1);
         for pair in &group.pairs {
@@ -72,22 +69,28 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             table.push_toned(
                 vec![
                     format!(
-                        "{} vs {}",
+                        "{} vs {}{}",
                         player_label(group, &pair.a),
-                        player_label(group, &pair.b)
+                        player_label(group, &pair.b),
+                        pair.pieces
+                            .filter(|&n| n > 1)
+                            .map_or(String::new(), |n| format!(
+                                " ({})",
+                                counted(u64::from(n), "piece", "pieces")
+                            ))
                     ),
                     word.to_owned(),
-                    pair.text.clone(),
-                    estimate(pair.pawns_per_piece, pair.pawns_per_piece_interval, 2),
-                    format!(
-                        "{}{}",
-                        estimate(pair.pawns, pair.pawns_interval, 2),
-                        pair.pieces.map_or(String::new(), |n| {
-                            format!(" ({})", counted(u64::from(n), "piece", "pieces"))
-                        })
+                    estimate_at(
+                        pair.pawns_per_piece,
+                        pair.pawns_per_piece_interval,
+                        2,
+                        pair.pawns_level,
                     ),
-                    estimate(pair.elo, pair.elo_interval, 0),
+                    estimate_at(pair.elo, pair.elo_interval, 0, pair.elo_level),
                     format!("{} ({})", count(pair.games), count(pair.pairs)),
+                    pair.sequential
+                        .clone()
+                        .unwrap_or_else(|| "all pairs at once".to_owned()),
                 ],
                 tone,
             );
