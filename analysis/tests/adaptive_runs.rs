@@ -170,7 +170,8 @@ fn the_report_shows_the_design_and_refuses_nothing_it_played() {
     assert!(stdout.contains("stage 2 is next"), "{stdout}");
     let md = std::fs::read_to_string(work.path().join("out").join("report.md")).unwrap();
     assert!(md.contains("## Sequential design: looks and games"), "{md}");
-    assert!(md.contains("95% RCI"), "{md}");
+    assert!(md.contains("Pawns per piece (interval, level)"), "{md}");
+    assert!(md.contains("repeated confidence intervals"), "{md}");
     let looks = std::fs::read_to_string(work.path().join("out/tables/looks.csv")).unwrap();
     assert!(
         looks.starts_with("matchup,pair,outcome,look,looks_planned,pairs,games"),

@@ -806,7 +806,11 @@ mod tests {
     #[test]
     #[ignore = "about ten minutes: every truth, and the power at a shift"]
     fn moved_between_sequential_studies_in_full() {
-        let runs = 2000;
+        // POCKETLAB_SIM_RUNS=N for a shorter run (2,000 by default).
+        let runs = std::env::var("POCKETLAB_SIM_RUNS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2000);
         for (i, truth) in [0.0, 0.25, 0.5, 1.0].into_iter().enumerate() {
             at_most(
                 moved_share(truth, truth, runs, 50 + i as u64),
