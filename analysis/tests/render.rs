@@ -765,15 +765,17 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     }
     // Numbers formatted for people: estimate with interval, percentages.
     assert!(
-        text.contains("+0.54 (0.38 to 0.71) (2 pieces)"),
-        "pawn difference of the armies with interval"
+        text.contains("(bishop) vs N (knight) (2 pieces)")
+            || text.contains("vs N (knight) (2 pieces)"),
+        "the pieces a pair exchanges"
     );
     assert!(
-        text.contains("+0.27 (0.19 to 0.35)"),
-        "pawn difference per piece with interval"
+        text.contains("+0.27 (0.19 to 0.35, 95%)"),
+        "pawn difference per piece with its interval and level"
     );
     assert!(
-        text.contains("Per piece in pawns (95% CI)") && md.contains("Per piece in pawns (95% CI)")
+        text.contains("Pawns per piece (interval, level)")
+            && md.contains("Pawns per piece (interval, level)")
     );
     // An SPRT-stopped matchup says its interval is conditional on stopping.
     assert!(text.contains("H0 accepted (LLR -2.94, stopped: intervals conditional on stopping)"));
@@ -892,7 +894,7 @@ fn an_adaptive_study_shows_the_look_and_games_of_every_pair() {
         md.contains("could still be shown equivalent by the cap with a chance of 5% or more"),
         "{md}"
     );
-    assert!(md.contains("Per piece in pawns (95% RCI)"), "{md}");
+    assert!(md.contains("Pawns per piece (interval, level)"), "{md}");
     let looks = csv_table(&rendered, "looks.csv");
     assert_eq!(
         looks[0],

@@ -48,18 +48,32 @@ pub(super) fn group_title(exp: &Experiment, players: &[String], class: Option<u8
 /// `0.27 pawns per piece (0.02 to 0.69, 95%)`, or for armies compared
 /// whole `0.27 pawns (…)`; `None` where no size in pawns is given. `sign`
 /// turns the figure to the other side's view.
-fn pawn_size(v: &PairVerdict, sign: f64) -> Option<String> {
+fn pawn_size(v: &PairVerdict, sign: f64, margin: f64) -> Option<String> {
     if !v.pawns_per_piece.is_finite() {
         return None;
     }
     let (lo, hi) = v.pawns_per_piece_interval;
     let (lo, hi) = if sign < 0.0 { (-hi, -lo) } else { (lo, hi) };
     let per = if v.pieces.is_some() { " per piece" } else { "" };
+    let d = pawn_decimals((lo, hi), margin);
     Some(format!(
-        "{:.2} pawns{per} ({lo:.2} to {hi:.2}, {})",
+        "{:.d$} pawns{per} ({lo:.d$} to {hi:.d$}, {})",
         sign * v.pawns_per_piece,
         level_percent(v.pawns_level)
     ))
+}
+
+/// Decimals for a pawn interval: 2, or up to 4 where an end inside the
+/// margin would round onto it (an equivalence interval of -0.23 to 0.2496
+/// must not read "to 0.25", which looks like a bound on the margin).
+pub(crate) fn pawn_decimals((lo, hi): (f64, f64), margin: f64) -> usize {
+    let onto = |x: f64, d: i32| {
+        let scale = 10f64.powi(d);
+        x.abs() < margin && (scale * x.abs()).round() / scale >= margin
+    };
+    (2..=4)
+        .find(|&d| !onto(lo, d) && !onto(hi, d))
+        .map_or(4, |d| d as usize)
 }
 
 /// `45 Elo (12 to 80, 95%)` for the armies, turned by `sign`.
@@ -110,15 +124,15 @@ pub(super) fn pair_text(
         match v.kind {
             VerdictKind::Equivalent => format!(
                 "{la} and {lb}: equivalent within ±{margin_pawns:.2} pawns{per}: {}",
-                signed(&pawn_size(v, 1.0).unwrap_or_default())
+                signed(&pawn_size(v, 1.0, margin_pawns).unwrap_or_default())
             ),
             VerdictKind::EquivalentStronger => format!(
                 "{la} and {lb}: equivalent within ±{margin_pawns:.2} pawns{per}: {}; yet {strong} is measurably \
                  stronger, by {}",
-                signed(&pawn_size(v, 1.0).unwrap_or_default()),
+                signed(&pawn_size(v, 1.0, margin_pawns).unwrap_or_default()),
                 elo_size(v, sign)
             ),
-            VerdictKind::Different => match pawn_size(v, sign) {
+            VerdictKind::Different => match pawn_size(v, sign, margin_pawns) {
                 Some(size) => format!("{strong} is stronger than {weak} by {size}"),
                 None => format!(
                     "{strong} is stronger than {weak} by {}; {SIZE_UNKNOWN}",
@@ -126,8 +140,8 @@ pub(super) fn pair_text(
                 ),
             },
             VerdictKind::Inconclusive => {
-                let so_far =
-                    pawn_size(v, 1.0).map_or_else(|| signed(&elo_size(v, 1.0)), |s| signed(&s));
+                let so_far = pawn_size(v, 1.0, margin_pawns)
+                    .map_or_else(|| signed(&elo_size(v, 1.0)), |s| signed(&s));
                 if v.sequential.is_some() {
                     format!("{la} vs {lb}: undecided ({so_far} so far)")
                 } else {
@@ -818,6 +832,15 @@ mod tests {
             said.contains("by 64 Elo (40 to 88, 95%); its size in pawns is not yet known"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn an_end_inside_the_margin_never_reads_as_the_margin() {
+        assert_eq!(pawn_decimals((-0.231, 0.2486), 0.25), 3);
+        assert_eq!(pawn_decimals((-0.231, 0.2496), 0.25), 4);
+        assert_eq!(pawn_decimals((-0.231, 0.24), 0.25), 2);
+        // An end beyond the margin may round to it: it is not inside.
+        assert_eq!(pawn_decimals((0.02, 0.2504), 0.25), 2);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::super::derived::player_label;
 use super::super::doc::{Align, Block, Doc, Table, Tone};
 use super::super::format::{count, counted, estimate, estimate_at, fixed, percent, signed};
 use super::{VERDICTS, verdict_tone};
+use crate::report::wording::pawn_decimals;
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.heading(2, VERDICTS);
@@ -58,10 +59,10 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         let mut table = Table::new(&[
             ("Pair", Align::Left),
             ("Verdict", Align::Left),
+            ("In plain words", Align::Left),
             ("Pawns per piece (interval, level)", Align::Right),
             ("Elo, armies (interval, level)", Align::Right),
             ("Games (pairs)", Align::Right),
-            ("How it was decided", Align::Left),
         ]);
         table.badge_column = Some(1);
         for pair in &group.pairs {
@@ -80,17 +81,15 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
                             ))
                     ),
                     word.to_owned(),
+                    pair.text.clone(),
                     estimate_at(
                         pair.pawns_per_piece,
                         pair.pawns_per_piece_interval,
-                        2,
+                        pawn_decimals(pair.pawns_per_piece_interval, report.margin_pawns),
                         pair.pawns_level,
                     ),
                     estimate_at(pair.elo, pair.elo_interval, 0, pair.elo_level),
                     format!("{} ({})", count(pair.games), count(pair.pairs)),
-                    pair.sequential
-                        .clone()
-                        .unwrap_or_else(|| "all pairs at once".to_owned()),
                 ],
                 tone,
             );
