@@ -3,11 +3,13 @@
 //! run would be. Bishop against knight on the knights' squares (two pieces
 //! exchanged), 1,000 pairs, the pawn calibrated by 100 pawn-odds pairs.
 //!
-//! Slow in the test profile (polars unoptimised): run with
+//! Run with
 //!
 //! ```sh
-//! cargo test --release -p pocketlab-analysis --test verdict_error_rates -- --ignored --nocapture
+//! POCKETLAB_E2E_LOGS=600 cargo test -p pocketlab-analysis --test verdict_error_rates -- --ignored --nocapture
 //! ```
+//!
+//! (about 10 minutes on 2 cores for 600 logs per model and truth).
 //!
 //! (`POCKETLAB_E2E_LOGS=N` sets the logs per model and truth, 300 by default.) The
 //! same rates are checked in CI at the statistics level, on simulated counts
