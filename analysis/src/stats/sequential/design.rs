@@ -11,9 +11,7 @@ pub use pocketlab_selfplay::experiment::look_schedule;
 
 use super::boundaries::{BoundaryTable, NEVER, Spending};
 use crate::stats::elo::{elo_per_score_at, score_to_elo};
-use crate::stats::estimate::{
-    ConfidenceLevel, Interval, standard_normal_cdf, standard_normal_quantile,
-};
+use crate::stats::estimate::{ConfidenceLevel, standard_normal_cdf, standard_normal_quantile};
 use crate::stats::pawns::{PawnUnit, calibrate_from_pawn_odds};
 use crate::stats::pentanomial::Pentanomial;
 
@@ -363,16 +361,6 @@ impl LookEstimate {
             ConfidenceLevel::NINETY_FIVE,
         )
         .map_or(PawnUnit::Unknown, |odds| odds.unit)
-    }
-
-    /// A's score interval `score ± z·se` (clipped) mapped to Elo.
-    pub fn elo_interval(&self, z: f64) -> Interval {
-        let lo = (self.score - z * self.score_std_error).clamp(0.0, 1.0);
-        let hi = (self.score + z * self.score_std_error).clamp(0.0, 1.0);
-        Interval::new(
-            score_to_elo(lo).unwrap_or(f64::NEG_INFINITY),
-            score_to_elo(hi).unwrap_or(f64::INFINITY),
-        )
     }
 }
 
