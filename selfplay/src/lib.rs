@@ -5,7 +5,6 @@
 //!   its seed.
 //! * [`runner`]: the parallel, resumable, shardable runner.
 //! * [`log`]: the Parquet schema, atomic chunk writing, reading back.
-//! * [`sprt`]: the sequential test that can stop a matchup.
 //! * [`pgn`]: PGN export of logged games.
 
 pub mod experiment;
@@ -15,7 +14,6 @@ pub mod log;
 pub mod pgn;
 mod progress;
 pub mod runner;
-pub mod sprt;
 pub mod uci_player;
 pub mod variant_files;
 

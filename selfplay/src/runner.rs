@@ -29,7 +29,8 @@ use crate::experiment::{Experiment, ExperimentError};
 use crate::game::{PlayedGame, play_pair};
 use crate::log::{ChunkWriter, GameRecord, LogError, Manifest, SprtAccepted, read_games};
 use crate::progress::Progress;
-use crate::sprt::{PairCounts, SprtDecision};
+use pocketlab_stats::Pentanomial;
+use pocketlab_stats::sprt::SprtDecision;
 
 /// Each matchup's pair results in pair order: `scores[m][p]` is army A's
 /// half points (0..=4) over the two games of pair `p`, `None` while the
@@ -115,7 +116,7 @@ pub struct MatchupSummary {
     pub a_wins: u64,
     pub draws: u64,
     pub b_wins: u64,
-    pub pairs: PairCounts,
+    pub pairs: Pentanomial,
     pub sprt_llr: Option<f64>,
     pub sprt_decision: Option<SprtAccepted>,
 }
@@ -266,7 +267,8 @@ impl MatchupState {
             self.summary.add(g, a_name);
         }
         if let Some(half_points) = pair_half_points(games, a_name) {
-            self.summary.pairs.record(half_points);
+            // `pair_half_points` gives 0..=4 only.
+            let _ = self.summary.pairs.add_half_points(half_points);
             let p = pair as usize;
             if self.scores.len() <= p {
                 self.scores.resize(p + 1, None);

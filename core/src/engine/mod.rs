@@ -24,6 +24,7 @@ mod budget;
 mod eval;
 mod network;
 mod params;
+mod quiet;
 mod rules;
 mod search;
 mod see;
@@ -37,6 +38,7 @@ pub use network::{
 pub use params::{
     EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable,
 };
+pub use quiet::is_quiet;
 pub use rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
 pub use search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
 pub use see::see;

@@ -14,6 +14,7 @@ use std::path::Path;
 
 use pocketlab_core::inherit::{ChainError, OwnFile, merged_chain};
 use pocketlab_core::variant::describe_toml_error;
+use pocketlab_stats::sequential::Spending;
 use serde::Deserialize;
 
 use super::ExperimentError;
@@ -213,11 +214,23 @@ pub struct AdjudicationFile {
     pub draw_after_ply: Option<u32>,
 }
 
+/// The `design` key: which stop rule.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DesignName {
+    /// `pairs` per matchup (with `[stop.sprt]`, at most `pairs`).
+    #[default]
+    Fixed,
+    /// Looks every `look_every` pairs up to `max_pairs`, each matchup
+    /// stopped once decided, within `budget_games`.
+    SequentialEquivalence,
+}
+
 #[derive(Deserialize, Debug, Clone, Default)]
 #[serde(deny_unknown_fields)]
 pub struct StopFile {
     /// `fixed` (default) or `sequential-equivalence`.
-    pub design: Option<super::stop::DesignName>,
+    pub design: Option<DesignName>,
     /// Game pairs per matchup (the most, with SPRT).
     pub pairs: Option<u64>,
     pub sprt: Option<SprtFile>,
@@ -229,7 +242,7 @@ pub struct StopFile {
     pub budget_games: Option<u64>,
     pub margin: Option<f64>,
     pub alpha: Option<f64>,
-    pub spending: Option<super::stop::Spending>,
+    pub spending: Option<Spending>,
     /// Stop the calibration once no undecided pair of pieces has more
     /// than this chance of an equivalence verdict by its cap.
     pub calibration_futility: Option<f64>,

@@ -25,11 +25,9 @@ use pocketlab_core::{Position, Square, Variant};
 
 pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
 pub use engine::{DEFAULT_NODES, EngineSettings, Program, UciEngine, UciVariant};
+pub use file::DesignName;
 use file::{EngineFile, ExperimentFile};
-pub use stop::{
-    DEFAULT_ALPHA, DEFAULT_MARGIN_PAWNS, DesignName, SequentialStop, Spending, StopDesign,
-    StopRule, look_schedule,
-};
+pub use stop::{StopDesign, StopRule};
 
 use crate::files::read_text;
 use crate::log::GameId;

@@ -46,6 +46,17 @@ impl GameId {
         }
     }
 
+    /// The colour-swapped pair a game id belongs to, as the id of the
+    /// pair's first game (unique within a log): the independent unit of
+    /// every resampling over games.
+    pub fn pair_of(game_id: u64) -> u64 {
+        GameId {
+            b_is_white: false,
+            ..GameId::decode(game_id)
+        }
+        .encode()
+    }
+
     /// Polars: whether army A has White, from a `game_id` column.
     pub fn a_is_white_expr(game_id: Expr) -> Expr {
         (game_id % lit(2u64)).eq(lit(0u64))

@@ -1,0 +1,189 @@
+//! From log directories to a [`Report`]: read the logs ([`super::read`]),
+//! compute the statistics (the pawn unit in [`super::calibration`], per
+//! matchup in [`super::matchups`], per group in [`super::groups`], the
+//! game's balance in [`super::balance`], colours in [`super::colours`]),
+//! and put them in words ([`super::wording`]).
+
+use std::path::PathBuf;
+
+use pocketlab_selfplay::Experiment;
+use pocketlab_selfplay::experiment::Program;
+
+use super::adaptive::{self, AdaptiveStudy};
+use super::model::*;
+use super::read::{common_experiment, log_error, read_games};
+use super::{balance, calibration, colours, groups, matchups, wording};
+use pocketlab_stats::{ConfidenceLevel, EquivalenceTest};
+
+pub use super::read::{ReportError, experiment_of};
+
+/// Settings of the analysis.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// The equivalence margin in pawns per piece exchanged (a quarter of a
+    /// pawn by default). A study under the sequential design uses its
+    /// design's margin and α: its verdicts were made at them.
+    pub margin_pawns: f64,
+    /// Significance level of the verdicts.
+    pub alpha: f64,
+}
+
+impl Default for ReportOptions {
+    fn default() -> ReportOptions {
+        ReportOptions {
+            margin_pawns: 0.25,
+            alpha: 0.05,
+        }
+    }
+}
+
+/// The piece values of each evaluation the lab's engines use, armies
+/// grouped by evaluation in the order they first appear.
+fn eval_values(exp: &Experiment) -> Vec<EvalPieceValues> {
+    let mut out: Vec<EvalPieceValues> = Vec::new();
+    for army in &exp.armies {
+        let engine = &army.engine;
+        if engine.program != Program::Lab {
+            continue;
+        }
+        if let Some(entry) = out.iter_mut().find(|e| e.eval == engine.eval_label) {
+            entry.armies.push(army.name.clone());
+            continue;
+        }
+        let variant = &exp.variant;
+        let pieces = variant
+            .piece_types()
+            .filter(|&kind| kind != variant.royal)
+            .map(|kind| {
+                let def = variant.piece(kind);
+                EvalPieceValue {
+                    letter: variant.letter(kind).to_string(),
+                    name: def.name.clone(),
+                    class: def.class,
+                    centipawns: engine.eval.piece_value(variant, kind),
+                }
+            })
+            .collect();
+        out.push(EvalPieceValues {
+            eval: engine.eval_label.clone(),
+            armies: vec![army.name.clone()],
+            pieces,
+        });
+    }
+    out
+}
+
+/// Build the report for the logs in `dirs` (all of one experiment). A
+/// damaged file is reported by name.
+pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report, ReportError> {
+    let (exp, manifest) = common_experiment(dirs)?;
+    let level = ConfidenceLevel::NINETY_FIVE;
+    let games = read_games(dirs)?;
+
+    let (unit, calibration) = calibration::calibrate(&exp, &games.matchups, level);
+    let matchups = matchups::matchup_stats(&exp, &games.matchups, &unit, level);
+    let published = matchups::published_checks(&exp, &matchups);
+    let eval_values = eval_values(&exp);
+    // A sequential study's verdicts were made at its design's margin and α.
+    let (margin_pawns, alpha) = exp
+        .stop
+        .sequential()
+        .map_or((options.margin_pawns, options.alpha), |s| {
+            (s.margin_pawns, s.alpha)
+        });
+    let test = EquivalenceTest::new(margin_pawns, unit, alpha)
+        .map_err(|e| log_error(&dirs[0], format!("equivalence test: {e}")))?;
+    let test = if calibration.pairs > 0 {
+        test.with_calibration_pairs(calibration.pairs)
+    } else {
+        test
+    };
+    // The design's verdicts stand only for a log the design wrote: pairs it
+    // never scheduled (a synthetic log, logs of another experiment merged
+    // in) make it a fixed-sample report, and a note says why.
+    let mut off_design = None;
+    let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
+        let scores: Vec<Vec<Option<u8>>> = (0..exp.matchups.len())
+            .map(|m| {
+                let logged = games.matchups.get(&(m as u64));
+                let end = logged
+                    .and_then(|c| c.pair_scores.keys().next_back())
+                    .map_or(0, |&p| p + 1);
+                (0..end)
+                    .map(|p| logged.and_then(|c| c.pair_scores.get(&p).copied()))
+                    .collect()
+            })
+            .collect();
+        let history = study.replay(&scores);
+        if let Some(problem) = study.unscheduled(&scores, &history) {
+            off_design = Some(problem);
+            return None;
+        }
+        Some(adaptive::account(&exp, &study, &history))
+    });
+    let groups = groups::rating_groups(
+        &exp,
+        &matchups,
+        &games.colour_records,
+        &test,
+        level,
+        adaptive.as_ref().map(|(verdicts, _)| verdicts),
+    );
+    let adaptive = adaptive.map(|(_, summary)| summary);
+    let engines = matchups::engine_verdicts(&exp, &matchups);
+    let balance = balance::game_balance(&games, dirs, &exp, level)?;
+    let pocket_use = balance::pocket_use(&games, &exp.variant);
+    let colour_values = colours::colour_values(dirs, &exp)?;
+    let notes = wording::notes(
+        &calibration,
+        &matchups,
+        &groups,
+        &games.engines,
+        &balance,
+        adaptive.as_ref(),
+        off_design.as_deref(),
+    );
+
+    Ok(Report {
+        experiment: ExperimentInfo {
+            name: exp.name.clone(),
+            description: exp.description.clone(),
+            variant: exp.variant.name.clone(),
+            variant_description: exp.variant.description.clone(),
+            rule_overrides: exp.rule_overrides.clone(),
+            seed: exp.seed,
+            code_version: manifest.code_version.clone(),
+            experiment_hash: manifest.experiment_hash,
+            experiment_text: exp.source_text,
+            logs: dirs.iter().map(|d| d.display().to_string()).collect(),
+            engines: games.engines,
+            eval_values,
+        },
+        headlines: wording::headlines(
+            &calibration,
+            &groups,
+            &engines,
+            &balance,
+            colour_values.as_ref(),
+            adaptive.as_ref(),
+            &published,
+        ),
+        notes,
+        margin_pawns,
+        margin_elo: if unit.is_positive() {
+            unit.to_elo(margin_pawns)
+        } else {
+            f64::NAN
+        },
+        calibration,
+        matchups,
+        published,
+        groups,
+        engines,
+        balance,
+        pocket_use,
+        colour_values,
+        adaptive,
+        training: None,
+    })
+}

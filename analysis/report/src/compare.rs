@@ -1,0 +1,285 @@
+//! Two studies of the same pairs of pieces side by side: has a pair's
+//! difference moved with the engine's nodes, the pieces' squares or the
+//! pocket rules? Each study is read as its own report (its own pawn unit,
+//! its own verdicts); the comparison matches their pairs by the two
+//! players' names, in either order, and tests the change of each pair's
+//! difference per piece from the two estimates and their standard errors
+//! ([`pocketlab_stats::shift`]): in Elo, Holm-corrected across the pairs, with
+//! the same change in pawns beside it.
+//!
+//! Under the sequential design a pair's estimate at its deciding look leans
+//! away from the hypothesis that look rejected, and two studies stop a pair
+//! at different looks: the comparison takes each pair's bias-adjusted
+//! estimate ([`pocketlab_stats::sequential::adjust`]). The rate of "moved" at
+//! no shift is checked on simulated pairs of sequential studies
+//! (`stats::sequential::simulate`'s tests).
+
+use serde::Serialize;
+
+use super::model::{PairVerdict, Report, VerdictKind};
+use pocketlab_stats::shift::{self, Change, Estimate};
+
+/// The family-wise error rate of the "moved" claims across the pairs.
+pub const ALPHA: f64 = 0.05;
+
+/// One study's finding for a pair, oriented as the comparison's pair.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairFinding {
+    pub kind: VerdictKind,
+    /// A minus B per piece exchanged in Elo, and in pawns (NaN where the
+    /// study's unit does not resolve it), each with its standard error.
+    pub elo_per_piece: f64,
+    pub elo_per_piece_std_error: f64,
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_std_error: f64,
+    pub games: u64,
+}
+
+/// Whether a pair's difference moved between the two studies.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Shift {
+    /// No change shown: the interval of the change holds 0.
+    Agree,
+    /// The change is shown (Holm across the pairs at 5%).
+    Moved,
+    /// A standard error is missing (a one-sided score).
+    Untested,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PairComparison {
+    /// The first study's group title (`Class 3: rook, nightrider, …`).
+    pub group: String,
+    pub a: String,
+    pub b: String,
+    pub first: PairFinding,
+    pub second: PairFinding,
+    /// Second minus first in Elo per piece: the change, its interval at
+    /// the comparison's `level`, and z.
+    pub elo_change: f64,
+    pub elo_change_interval: (f64, f64),
+    pub z: f64,
+    /// The same in pawns per piece (NaN where either study gives no size
+    /// in pawns).
+    pub pawns_change: f64,
+    pub pawns_change_interval: (f64, f64),
+    pub shift: Shift,
+}
+
+/// The pairs two studies share, and those only one of them played.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub first_label: String,
+    pub second_label: String,
+    pub pairs: Vec<PairComparison>,
+    /// The confidence level of the change intervals: `1 - α/h` with `h`
+    /// the pairs Holm left open, so an interval excludes 0 exactly when
+    /// its pair moved.
+    pub level: f64,
+    /// `A vs B` of pairs only the first (second) study decided on.
+    pub only_first: Vec<String>,
+    pub only_second: Vec<String>,
+}
+
+impl Comparison {
+    /// How many shared pairs have each shift.
+    pub fn count(&self, shift: Shift) -> usize {
+        self.pairs.iter().filter(|p| p.shift == shift).count()
+    }
+}
+
+/// Compare every pair of pieces (and of armies) the two reports rate.
+pub fn compare(
+    first_report: &Report,
+    second_report: &Report,
+    first_label: &str,
+    second_label: &str,
+) -> Comparison {
+    let first_pairs = pairs_of(first_report);
+    let second_pairs = pairs_of(second_report);
+    let mut matched = vec![false; second_pairs.len()];
+    let mut found = Vec::new();
+    let mut only_first = Vec::new();
+    for (group, p) in &first_pairs {
+        let Some((i, q, turned)) = second_pairs
+            .iter()
+            .enumerate()
+            .find_map(|(i, (_, q))| turned_to(q, &p.a, &p.b).map(|turned| (i, q, turned)))
+        else {
+            only_first.push(format!("{} vs {}", p.a, p.b));
+            continue;
+        };
+        matched[i] = true;
+        found.push((
+            (*group).to_owned(),
+            p,
+            finding(p, false),
+            finding(q, turned),
+        ));
+    }
+    let elo_changes: Vec<Option<Change>> = found
+        .iter()
+        .map(|(_, _, f, s)| Change::between(f.elo(), s.elo()))
+        .collect();
+    let (moved, open_level) = shift::moved(&elo_changes, ALPHA);
+    let level = 1.0 - open_level;
+    let nan2 = (f64::NAN, f64::NAN);
+    let pairs = found
+        .into_iter()
+        .zip(elo_changes.iter().zip(moved))
+        .map(|((group, p, first, second), (elo, moved))| {
+            let pawns = Change::between(first.pawns(), second.pawns());
+            PairComparison {
+                group,
+                a: p.a.clone(),
+                b: p.b.clone(),
+                elo_change: elo.map_or(f64::NAN, |c| c.change),
+                elo_change_interval: elo.map_or(nan2, |c| c.interval(open_level)),
+                z: elo.map_or(f64::NAN, |c| c.z),
+                pawns_change: pawns.map_or(f64::NAN, |c| c.change),
+                pawns_change_interval: pawns.map_or(nan2, |c| c.interval(open_level)),
+                shift: match (elo, moved) {
+                    (None, _) => Shift::Untested,
+                    (Some(_), true) => Shift::Moved,
+                    (Some(_), false) => Shift::Agree,
+                },
+                first,
+                second,
+            }
+        })
+        .collect();
+    let only_second = second_pairs
+        .iter()
+        .zip(&matched)
+        .filter(|(_, matched)| !**matched)
+        .map(|((_, q), _)| format!("{} vs {}", q.a, q.b))
+        .collect();
+    Comparison {
+        first_label: first_label.to_owned(),
+        second_label: second_label.to_owned(),
+        pairs,
+        level,
+        only_first,
+        only_second,
+    }
+}
+
+fn pairs_of(report: &Report) -> Vec<(&str, &PairVerdict)> {
+    report
+        .groups
+        .iter()
+        .flat_map(|g| g.pairs.iter().map(move |p| (g.title.as_str(), p)))
+        .collect()
+}
+
+/// `p`'s finding per piece, as B minus A when `turn`: under the sequential
+/// design the bias-adjusted estimate at the pair's last look, else the
+/// whole matchup's, with the delta method's standard error in pawns (the
+/// unit's error included).
+fn finding(p: &PairVerdict, turn: bool) -> PairFinding {
+    let n = f64::from(p.pieces.unwrap_or(1).max(1));
+    let sign = if turn { -1.0 } else { 1.0 };
+    let (elo, se) = (p.elo_for_comparison / n, p.elo_for_comparison_std_error / n);
+    let (k, sk) = (p.unit_elo_per_pawn, p.unit_std_error);
+    // Pawns only where the study gave a size in pawns.
+    let (pawns, pawns_se) = if p.pawns_per_piece.is_finite() && k > 0.0 {
+        let theta = elo / k;
+        (theta, ((se / k).powi(2) + (theta * sk / k).powi(2)).sqrt())
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+    PairFinding {
+        kind: p.kind,
+        elo_per_piece: sign * elo,
+        elo_per_piece_std_error: se,
+        pawns_per_piece: sign * pawns,
+        pawns_per_piece_std_error: pawns_se,
+        games: p.games,
+    }
+}
+
+impl PairFinding {
+    fn elo(&self) -> Estimate {
+        Estimate {
+            value: self.elo_per_piece,
+            std_error: self.elo_per_piece_std_error,
+        }
+    }
+
+    fn pawns(&self) -> Estimate {
+        Estimate {
+            value: self.pawns_per_piece,
+            std_error: self.pawns_per_piece_std_error,
+        }
+    }
+}
+
+/// Whether `q` is the pair `a` vs `b` (`Some(false)`) or `b` vs `a`
+/// (`Some(true)`: turned round), or another pair.
+fn turned_to(q: &PairVerdict, a: &str, b: &str) -> Option<bool> {
+    if q.a == a && q.b == b {
+        Some(false)
+    } else if q.a == b && q.b == a {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(a: &str, b: &str, elo: f64, se: f64) -> PairVerdict {
+        PairVerdict {
+            a: a.into(),
+            b: b.into(),
+            elo,
+            elo_interval: (elo - 2.0 * se, elo + 2.0 * se),
+            elo_level: 0.95,
+            elo_std_error: se,
+            pieces: Some(2),
+            pawns: elo / 100.0,
+            pawns_interval: (f64::NAN, f64::NAN),
+            pawns_per_piece: elo / 200.0,
+            pawns_per_piece_interval: (f64::NAN, f64::NAN),
+            pawns_level: 0.95,
+            unit_elo_per_pawn: 100.0,
+            unit_std_error: 10.0,
+            elo_for_comparison: elo,
+            elo_for_comparison_std_error: se,
+            games: 400,
+            pairs: 200,
+            kind: VerdictKind::Different,
+            text: String::new(),
+            tost_p: 0.5,
+            difference_p: 0.01,
+            more_pairs_needed: None,
+            more_calibration_needed: false,
+            stopped_early: false,
+            sequential: None,
+        }
+    }
+
+    #[test]
+    fn a_finding_is_per_piece_with_the_units_error_and_turns_round() {
+        let f = finding(&verdict("N", "B", -40.0, 10.0), false);
+        assert_eq!((f.elo_per_piece, f.elo_per_piece_std_error), (-20.0, 5.0));
+        // θ = -0.2 pawns; se² = (5/100)² + (0.2·10/100)² = 0.0025 + 0.0004.
+        assert!((f.pawns_per_piece + 0.2).abs() < 1e-12);
+        assert!((f.pawns_per_piece_std_error - 0.0029f64.sqrt()).abs() < 1e-12);
+        let t = finding(&verdict("N", "B", -40.0, 10.0), true);
+        assert_eq!(t.elo_per_piece, 20.0);
+        assert_eq!(
+            turned_to(&verdict("N", "B", 0.0, 1.0), "B", "N"),
+            Some(true)
+        );
+        assert_eq!(turned_to(&verdict("N", "B", 0.0, 1.0), "B", "R"), None);
+        // No size in pawns: no pawn figure, the Elo one stands.
+        let mut unknown = verdict("N", "B", -40.0, 10.0);
+        unknown.pawns_per_piece = f64::NAN;
+        let f = finding(&unknown, false);
+        assert!(f.pawns_per_piece.is_nan() && f.elo_per_piece == -20.0);
+    }
+}

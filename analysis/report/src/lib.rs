@@ -1,0 +1,23 @@
+//! Balance reports: from Parquet logs to verdicts, tables and plots.
+//!
+//! Reading the log ([`read`]) is kept apart from the statistics (the pawn
+//! unit, matchups, groups, balance, colours) and from their wording, and
+//! [`build`] puts the three together into the one [`Report`] every
+//! renderer reads.
+
+pub mod adaptive;
+mod balance;
+pub mod build;
+mod calibration;
+mod colours;
+pub mod compare;
+mod groups;
+mod matchups;
+pub mod model;
+pub mod proposal;
+pub(crate) mod read;
+pub mod render;
+pub mod synthetic;
+mod wording;
+
+pub use model::Report;

@@ -1,0 +1,649 @@
+//! What a balance report says, as data: computed from logs by
+//! [`super::build`], rendered to HTML, Markdown, CSV and plots by
+//! [`super::render`]. Every number a reader sees comes from here.
+
+use serde::Serialize;
+
+/// Where the report came from, for reproduction.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExperimentInfo {
+    pub name: String,
+    pub description: String,
+    /// The variant as played (its name) and the rule overrides in force (variant-file TOML, empty if none).
+    pub variant: String,
+    pub variant_description: String,
+    pub rule_overrides: String,
+    pub seed: u64,
+    pub code_version: String,
+    pub experiment_hash: String,
+    /// The experiment file as run.
+    pub experiment_text: String,
+    /// Log directories read.
+    pub logs: Vec<String>,
+    /// Engine settings seen in the log (`nodes=10000 eval=default`).
+    pub engines: Vec<String>,
+    /// The piece values the lab's engines evaluate with, one entry per
+    /// evaluation in use (they steer trades, so a verdict is read with
+    /// them in mind); empty when only external engines play.
+    pub eval_values: Vec<EvalPieceValues>,
+}
+
+/// The piece values one evaluation of the experiment uses.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPieceValues {
+    /// Where they come from: `default` (the variant file's) or a parameter file.
+    pub eval: String,
+    /// The armies whose engine evaluates with them.
+    pub armies: Vec<String>,
+    /// Every piece of the variant but the royal one, in the variant's order.
+    pub pieces: Vec<EvalPieceValue>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalPieceValue {
+    pub letter: String,
+    pub name: String,
+    pub class: Option<u8>,
+    pub centipawns: i32,
+}
+
+/// Where the Elo value of a pawn came from.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum CalibrationSource {
+    /// From a pawn-odds matchup in the log; its error is carried into every
+    /// pawn interval and verdict.
+    Measured,
+    /// A pawn-odds matchup in which the side a pawn up did not score above
+    /// 50%: no positive unit, so no pawn figures and no equivalence claims.
+    NoPawnAdvantage,
+    /// A pawn-odds matchup that gives no unit at all (one side won every game).
+    Unmeasurable,
+    /// No pawn-odds matchup: Muller's 15% of score per pawn, taken as exact.
+    Assumed,
+}
+
+/// How Elo converts to pawns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Calibration {
+    /// Elo per pawn (NaN when no positive unit was measured).
+    pub elo_per_pawn: f64,
+    /// Its standard error (0 when assumed).
+    pub std_error: f64,
+    /// 95% interval of the Elo per pawn, when measured.
+    pub interval: Option<(f64, f64)>,
+    pub source: CalibrationSource,
+    /// Colour-swapped pairs of the pawn-odds matchup (0 when assumed).
+    pub pairs: u64,
+    /// One sentence saying how the figure was obtained.
+    pub note: String,
+}
+
+/// The model of a matchup's score.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreModel {
+    /// Colour-swapped pairs are the independent unit.
+    Pentanomial,
+    /// Games are (unpaired games in the log).
+    Trinomial,
+}
+
+/// What a matchup's two armies differ in, and so what its result
+/// measures (derived from the armies by [`super::matchups`]).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Compared {
+    /// Their pieces differ, their engines do not: what pieces are worth.
+    Pieces,
+    /// Only their engines differ: playing strength, in Elo.
+    Engines,
+    /// Both differ: piece value and playing strength mixed in one figure.
+    PiecesAndEngines,
+    /// Nothing: the same army and engine on both sides (game balance).
+    Nothing,
+}
+
+/// One matchup's result from army A's point of view.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchupStats {
+    pub name: String,
+    pub a: String,
+    pub b: String,
+    pub compared: Compared,
+    pub games: u64,
+    pub a_wins: u64,
+    pub draws: u64,
+    pub b_wins: u64,
+    /// Complete colour-swapped pairs, and their A half-point counts 0..=4.
+    pub pairs: u64,
+    pub pentanomial: [u64; 5],
+    pub model: ScoreModel,
+    pub score: f64,
+    pub score_interval: (f64, f64),
+    pub score_std_error: f64,
+    /// A minus B in Elo, with its 95% interval and standard error.
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub elo_std_error: f64,
+    /// Pieces the two armies exchange (two knights become bishops: 2), when
+    /// they differ in nothing else.
+    pub pieces: Option<u32>,
+    /// A minus B in pawns for the armies, with its 95% interval (the pawn
+    /// unit's uncertainty included: Fieller).
+    pub pawns: f64,
+    pub pawns_interval: (f64, f64),
+    /// The same per piece exchanged (NaN when `pieces` is unknown).
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_interval: (f64, f64),
+    /// Likelihood that A is stronger.
+    pub los: f64,
+    /// White's score within this matchup (colours are balanced by design).
+    pub white_score: f64,
+    pub sprt: Option<SprtOutcome>,
+    /// The SPRT stopped this matchup once decided: its fixed-sample
+    /// intervals and verdicts are conditional on stopping.
+    pub stopped_early: bool,
+}
+
+/// Where a published figure stands against the lab's interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum PublishedAgreement {
+    /// Inside the lab's 95% interval: no disagreement shown.
+    Within,
+    /// Inside an interval unbounded on one side or both (the pawn unit is
+    /// still too uncertain): no test yet either way.
+    Unbounded,
+    /// Above the interval: the lab finds A's edge smaller than published.
+    LabLower,
+    /// Below the interval: the lab finds A's edge larger than published.
+    LabHigher,
+    /// The lab has no pawn figure for the matchup (not played, no pawn unit,
+    /// or it compares engines).
+    NotMeasured,
+}
+
+impl PublishedAgreement {
+    /// Whether the lab's bounded interval put the figure to a test.
+    pub fn is_tested(self) -> bool {
+        matches!(self, Self::Within | Self::LabLower | Self::LabHigher)
+    }
+}
+
+/// A published estimate of a matchup's difference beside the lab's
+/// (known values as sanity checks, from the experiment file).
+#[derive(Clone, Debug, Serialize)]
+pub struct PublishedCheck {
+    pub matchup: String,
+    pub a: String,
+    pub b: String,
+    /// Who published the figure.
+    pub source: String,
+    /// A minus B in pawns, as published.
+    pub published_pawns: f64,
+    /// A minus B in pawns as the lab measured it, with its 95% interval
+    /// (NaN when not measured).
+    pub lab_pawns: f64,
+    pub lab_interval: (f64, f64),
+    pub games: u64,
+    pub agreement: PublishedAgreement,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtOutcome {
+    pub llr: f64,
+    /// `H0`, `H1` or `continue`.
+    pub decision: String,
+}
+
+impl SprtOutcome {
+    /// Whether the test accepted a hypothesis (and so stopped the matchup).
+    pub fn decided(&self) -> bool {
+        matches!(self.decision.as_str(), "H0" | "H1")
+    }
+}
+
+/// A matchup whose armies differ only in their engine: which plays
+/// stronger, in Elo, and the SPRT's decision when one ran.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineVerdict {
+    pub matchup: String,
+    pub a: String,
+    pub b: String,
+    /// The engines as logged (`uci=… nodes=3000`, `nodes=10000 eval=default`).
+    pub a_engine: String,
+    pub b_engine: String,
+    /// A minus B in Elo, with its 95% interval.
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub los: f64,
+    pub games: u64,
+    pub pairs: u64,
+    pub kind: EngineVerdictKind,
+    pub sprt: Option<SprtOutcome>,
+    /// The SPRT's hypotheses in Elo (`elo0`, `elo1`) and its LLR bounds.
+    pub sprt_elo: Option<(f64, f64)>,
+    pub sprt_bounds: Option<(f64, f64)>,
+    /// The verdict in plain words.
+    pub text: String,
+    /// The SPRT stopped the matchup: its interval is conditional on stopping.
+    pub stopped_early: bool,
+}
+
+/// An engine comparison's outcome by its 95% Elo interval, from engine A's
+/// side (the SPRT's decision is given beside it).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineVerdictKind {
+    /// A is stronger: the interval lies above 0.
+    Stronger,
+    /// A is weaker: the interval lies below 0.
+    Weaker,
+    /// The interval holds 0.
+    Undecided,
+}
+
+/// A piece's (or army's) rating within a group.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerRating {
+    /// Army name (a piece letter in class experiments).
+    pub name: String,
+    /// Readable label: `N (knight)`.
+    pub label: String,
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    /// In pawns for the army, and per piece exchanged (when the group's
+    /// matchups all exchange the same number of pieces).
+    pub pawns: f64,
+    pub pawns_interval: (f64, f64),
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_interval: (f64, f64),
+    pub games: u64,
+}
+
+/// A pair's verdict: `equivalent`, `different`, `equivalent-stronger`
+/// (equivalent within the margin, and yet one piece measurably stronger)
+/// or `inconclusive`, as the `verdict` column of `tables/verdicts.csv`
+/// spells them.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictKind {
+    Equivalent,
+    Different,
+    #[serde(rename = "equivalent-stronger")]
+    EquivalentStronger,
+    Inconclusive,
+}
+
+impl VerdictKind {
+    /// Whether the verdict includes equivalence within the margin.
+    pub fn is_equivalent(self) -> bool {
+        matches!(self, Self::Equivalent | Self::EquivalentStronger)
+    }
+
+    /// Whether the verdict shows one side stronger.
+    pub fn shows_stronger(self) -> bool {
+        matches!(self, Self::Different | Self::EquivalentStronger)
+    }
+}
+
+/// The equivalence verdict for one pair of players.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairVerdict {
+    pub a: String,
+    pub b: String,
+    /// A minus B in Elo for the armies, and the difference test's own
+    /// interval at its level `elo_level` (it excludes 0 exactly when the
+    /// verdict shows a side stronger), with the Elo's standard error.
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub elo_level: f64,
+    pub elo_std_error: f64,
+    /// Pieces the matchup exchanges (`None`: the armies differ in more, and
+    /// are compared whole).
+    pub pieces: Option<u32>,
+    /// A minus B in pawns for the armies and per piece, in the unit the
+    /// verdict's tests used, with the interval that is the verdict at level
+    /// `pawns_level`: for a verdict of equivalence the equivalence interval
+    /// (inside the margin), else the difference interval in pawns. NaN
+    /// where the unit does not resolve a size in pawns (see
+    /// [`pocketlab_stats::PawnUnit::resolves`]). The margin applies per piece.
+    pub pawns: f64,
+    pub pawns_interval: (f64, f64),
+    pub pawns_per_piece: f64,
+    pub pawns_per_piece_interval: (f64, f64),
+    pub pawns_level: f64,
+    /// The pawn unit the tests used (Elo per pawn and its standard error).
+    pub unit_elo_per_pawn: f64,
+    pub unit_std_error: f64,
+    /// A minus B in Elo for comparing studies, with its standard error:
+    /// under the sequential design the bias-adjusted estimate (the lean of
+    /// stopping at a boundary taken out, [`pocketlab_stats::sequential::adjust`]),
+    /// else the plain one.
+    pub elo_for_comparison: f64,
+    pub elo_for_comparison_std_error: f64,
+    pub games: u64,
+    pub pairs: u64,
+    pub kind: VerdictKind,
+    /// The verdict in plain words, e.g. "equivalent within ±0.25 pawns per
+    /// piece" or "N is stronger by 0.31 pawns per piece (0.12 to 0.50)" or
+    /// "not enough games: about 400 more pairs needed".
+    pub text: String,
+    /// Unadjusted p-values (the verdict is Holm-corrected within the group).
+    pub tost_p: f64,
+    pub difference_p: f64,
+    pub more_pairs_needed: Option<u64>,
+    /// Inconclusive, and more pairs of this matchup cannot settle it while
+    /// the pawn unit is this uncertain: play more pawn-odds pairs.
+    pub more_calibration_needed: bool,
+    /// The matchup was stopped by the SPRT: conditional on stopping.
+    pub stopped_early: bool,
+    /// Under the sequential design: how the design ended it ("decided at
+    /// look 3, after 75 pairs"); its intervals are then repeated
+    /// confidence intervals, valid whatever look stopped it.
+    pub sequential: Option<String>,
+}
+
+/// Where a matchup of an adaptive study stands.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdaptiveStatus {
+    /// Shown equivalent within the margin.
+    Equivalent,
+    /// Shown different.
+    Different,
+    /// Shown equivalent within the margin, and one side stronger.
+    #[serde(rename = "equivalent-stronger")]
+    EquivalentStronger,
+    /// Undecided, and playing the next stage.
+    Playing,
+    /// Undecided at the per-matchup cap.
+    Cap,
+    /// Undecided: the study's budget did not pay for its next stage.
+    Budget,
+    /// The calibration, stopped when no pair of pieces needed it any more.
+    CalibrationDone,
+}
+
+impl AdaptiveStatus {
+    /// As the CSV tables spell it (serde's name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Equivalent => "equivalent",
+            Self::Different => "different",
+            Self::EquivalentStronger => "equivalent-stronger",
+            Self::Playing => "playing",
+            Self::Cap => "cap",
+            Self::Budget => "budget",
+            Self::CalibrationDone => "calibration-done",
+        }
+    }
+}
+
+/// One matchup of an adaptive study: when it was decided and what it cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdaptiveMatchup {
+    pub name: String,
+    /// `R (rook) vs I (nightrider)`.
+    pub label: String,
+    pub status: AdaptiveStatus,
+    /// The look (1-based) that decided it, or its last look.
+    pub look: usize,
+    pub pairs: u64,
+    pub games: u64,
+    /// For an undecided matchup: about how many more pairs would settle it
+    /// (a fixed-sample planning figure at its Holm level).
+    pub more_pairs_needed: Option<u64>,
+    /// How it ended, in words.
+    pub text: String,
+}
+
+/// The sequential-equivalence design of a study, and what it did.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdaptiveSummary {
+    pub spending: String,
+    pub look_every: u64,
+    pub max_pairs: u64,
+    pub budget_games: Option<u64>,
+    pub margin_pawns: f64,
+    pub alpha: f64,
+    /// The calibration stops once no open pair of pieces has this chance
+    /// of an equivalence verdict (`None`: it plays while any is open).
+    pub calibration_futility: Option<f64>,
+    pub looks_planned: usize,
+    /// Looks taken so far.
+    pub looks_done: usize,
+    /// The stage still to play (`None`: the study is over).
+    pub next_stage: Option<usize>,
+    /// Games through the last look, and what the fixed design (every
+    /// matchup and the calibration at `max_pairs`) would play.
+    pub games: u64,
+    pub fixed_games: u64,
+    /// Pairs of pieces decided.
+    pub decided: usize,
+    /// One sentence.
+    pub text: String,
+    pub calibration: Option<AdaptiveMatchup>,
+    /// The pairs of pieces, in experiment order.
+    pub matchups: Vec<AdaptiveMatchup>,
+}
+
+/// Players rated together: a class of pieces, or any connected set of armies.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatingGroup {
+    /// `Class 3: rook, nightrider, super bishop` or `Armies: a, b, c`.
+    pub title: String,
+    pub class: Option<u8>,
+    /// Pieces every matchup of the group exchanges, when they agree.
+    pub pieces: Option<u32>,
+    pub players: Vec<PlayerRating>,
+    /// Bradley-Terry fit terms.
+    pub white_advantage_elo: f64,
+    pub draw_parameter: f64,
+    pub pairs: Vec<PairVerdict>,
+    /// One sentence for the whole group.
+    pub summary: String,
+    /// `matrix[i][j]`: player i's score against player j (None: never met).
+    pub matrix: Vec<Vec<Option<f64>>>,
+    /// Games behind each cell.
+    pub matrix_games: Vec<Vec<u64>>,
+}
+
+/// Game-balance figures like the published studies report them.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameBalance {
+    pub games: u64,
+    pub white_score: f64,
+    pub white_score_interval: (f64, f64),
+    pub draw_rate: f64,
+    pub decisive_rate: f64,
+    /// `(termination, games)`, most frequent first.
+    pub terminations: Vec<(String, u64)>,
+    pub length: LengthStats,
+    /// Mean legal moves per position over a sample of logged positions.
+    pub branching_factor: Option<f64>,
+    pub branching_sample: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LengthStats {
+    pub mean: f64,
+    pub median: f64,
+    pub p10: f64,
+    pub p90: f64,
+    /// `(from ply, to ply exclusive, games)`.
+    pub histogram: Vec<(u32, u32, u64)>,
+}
+
+/// How often each piece type takes part in pocket moves, over all games.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PieceUse {
+    pub letter: String,
+    pub name: String,
+    /// Pieces of this type put in a pocket (any choice).
+    pub pocket_ins: u64,
+    /// Mutations away from / into this type (ranks 1-7).
+    pub mutated_from: u64,
+    pub mutated_into: u64,
+    /// Promotions (by pocketing from the last rank, or FIDE) into this type.
+    pub promoted_into: u64,
+    pub drops: u64,
+}
+
+/// The value of a piece standing on one colour of a square-colour map.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColourValue {
+    /// The map letter (`Y`) and the colour's name (`yellow`).
+    pub letter: String,
+    pub name: String,
+    /// The Betza move of a piece standing there.
+    pub betza: String,
+    /// Squares of this colour on the board.
+    pub squares: u32,
+    /// Mean number of pieces (both sides, kings excepted) standing on this
+    /// colour in the sampled positions.
+    pub occupancy: f64,
+    /// Value of one piece standing here, in average pieces (1.00 = the
+    /// value of a piece averaged over where pieces stood), with its 95%
+    /// bootstrap interval (NaN when too few games had a piece there).
+    pub value: f64,
+    pub interval: (f64, f64),
+}
+
+/// What standing on each colour is worth, fitted to game results: a
+/// logistic regression of the result on the number of pieces each side has
+/// on each colour, over quiet positions of the logged games.
+#[derive(Clone, Debug, Serialize)]
+pub struct ColourValues {
+    pub positions: u64,
+    pub games: u64,
+    pub colours: Vec<ColourValue>,
+    /// The map as written, rank 8 first.
+    pub map: Vec<String>,
+    /// Value of a piece per square (a1 = 0), seen from its owner's side
+    /// (Black's squares mirrored onto White's), shrunk towards its colour's
+    /// value; `None` where too few games had a piece there.
+    pub squares: Vec<Option<f64>>,
+}
+
+/// A whole balance report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub experiment: ExperimentInfo,
+    /// The headline verdicts in plain words, most important first.
+    pub headlines: Vec<String>,
+    pub calibration: Calibration,
+    /// The equivalence margin in pawns per piece, and in Elo per piece at
+    /// the point calibration (NaN without a positive pawn unit).
+    pub margin_pawns: f64,
+    pub margin_elo: f64,
+    pub matchups: Vec<MatchupStats>,
+    /// Published figures for matchups, beside the lab's (empty when the
+    /// experiment file gives none).
+    pub published: Vec<PublishedCheck>,
+    pub groups: Vec<RatingGroup>,
+    /// Matchups that compare engines (their armies differ in nothing else).
+    pub engines: Vec<EngineVerdict>,
+    pub balance: GameBalance,
+    pub pocket_use: Vec<PieceUse>,
+    /// Present when the variant has a square-colour map (Chess Mutation).
+    pub colour_values: Option<ColourValues>,
+    /// Present for a study under the sequential-equivalence design.
+    pub adaptive: Option<AdaptiveSummary>,
+    /// Caveats a reader must know (assumed calibration, small samples…).
+    pub notes: Vec<String>,
+    /// Present when the report belongs to a training run.
+    pub training: Option<TrainingSummary>,
+}
+
+/// A piece's learned value, in pawns, with intervals.
+#[derive(Clone, Debug, Serialize)]
+pub struct LearnedPiece {
+    pub letter: String,
+    pub name: String,
+    pub class: Option<u8>,
+    pub value: f64,
+    pub interval: (f64, f64),
+    pub pocket_value: f64,
+    pub pocket_interval: (f64, f64),
+    /// Rating relative to its class from direct matches, when compared.
+    pub direct_relative: Option<f64>,
+    /// Learned value relative to its class's mean, for the same comparison.
+    pub learned_relative: f64,
+}
+
+/// Orthodox values next to published ones (pawns).
+#[derive(Clone, Debug, Serialize)]
+pub struct PublishedValue {
+    pub letter: String,
+    pub learned: f64,
+    pub kaufman_1999: f64,
+    pub alphazero_2020: f64,
+}
+
+/// Trained against starting values in a seeded match.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValidationMatch {
+    pub games: u64,
+    pub elo: f64,
+    pub elo_interval: (f64, f64),
+    pub text: String,
+}
+
+/// What self-play training learned, for the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainingSummary {
+    pub generations: usize,
+    pub converged: bool,
+    /// Board values (pawns) per generation, by letter: the convergence plot.
+    pub history: Vec<(u32, Vec<(String, f64)>)>,
+    pub pieces: Vec<LearnedPiece>,
+    /// Groups of pieces whose learned values cannot be told apart, lowest first.
+    pub suggested_classes: Vec<Vec<String>>,
+    /// The class table the learned values and direct matches propose.
+    pub proposal: Option<ProposedTable>,
+    /// Sentences: pieces whose learned value places them in another class,
+    /// and disagreements with the direct matches.
+    pub findings: Vec<String>,
+    pub published: Vec<PublishedValue>,
+    pub validation: Option<ValidationMatch>,
+    pub final_params: String,
+}
+
+/// A class table proposed from the evidence (`training::proposal`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ProposedTable {
+    /// The classes, lowest first.
+    pub classes: Vec<ProposedClass>,
+    /// The pieces that change class.
+    pub moves: Vec<ProposedMove>,
+    /// Pieces that share a class in the proposal and not in the variant:
+    /// the pairs a confirmation run has to play.
+    pub new_pairs: Vec<(String, String)>,
+    /// Pairs within a proposed class that the compared studies have
+    /// already decided, with their verdict and pawns per piece (A minus B).
+    pub measured_pairs: Vec<(String, String, VerdictKind, f64)>,
+}
+
+/// One class of a proposed table.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProposedClass {
+    pub class: u8,
+    /// Letters with their values on the common scale (pawns), lowest first.
+    pub pieces: Vec<(String, f64)>,
+    pub mean: f64,
+    /// Highest value less lowest.
+    pub spread: f64,
+}
+
+/// A piece the proposal moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProposedMove {
+    pub letter: String,
+    pub name: String,
+    /// On the common scale, pawns.
+    pub value: f64,
+    pub from: u8,
+    pub to: u8,
+}

@@ -1,0 +1,163 @@
+//! Renders a [`Comparison`] of two studies the way a report is rendered:
+//! one neutral document printed as HTML and Markdown, and a CSV table.
+
+use std::path::{Path, PathBuf};
+
+use super::super::compare::{Comparison, PairFinding, Shift};
+use super::doc::{Align, Doc, Table, Tone};
+use super::error::RenderError;
+use super::files::create_dir;
+use super::format::{count, estimate, fixed, level_percent, signed};
+use super::sections::verdict_tone;
+use super::{csv, html, markdown};
+use pocketlab_selfplay::files::replace_whole;
+
+/// Where [`write_comparison`] put its files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderedComparison {
+    pub html: PathBuf,
+    pub markdown: PathBuf,
+    pub table: PathBuf,
+}
+
+/// Write `comparison.html`, `comparison.md` and `comparison.csv` into
+/// `out_dir` (created if missing).
+pub fn write_comparison(
+    cmp: &Comparison,
+    out_dir: &Path,
+) -> Result<RenderedComparison, RenderError> {
+    create_dir(out_dir)?;
+    let doc = document(cmp);
+    let html_path = out_dir.join("comparison.html");
+    replace_whole(&html_path, html::render(&doc, &[]).as_bytes())?;
+    let markdown_path = out_dir.join("comparison.md");
+    replace_whole(&markdown_path, markdown::render(&doc, &[]).as_bytes())?;
+    let table_path = out_dir.join("comparison.csv");
+    let bytes = csv::comparison(cmp).map_err(|e| RenderError::Table {
+        path: table_path.clone(),
+        reason: e.to_string(),
+    })?;
+    replace_whole(&table_path, &bytes)?;
+    Ok(RenderedComparison {
+        html: html_path,
+        markdown: markdown_path,
+        table: table_path,
+    })
+}
+
+/// The comparison in plain words: one sentence.
+pub fn summary(cmp: &Comparison) -> String {
+    let untested = cmp.count(Shift::Untested);
+    let moved: Vec<String> = cmp
+        .pairs
+        .iter()
+        .filter(|p| p.shift == Shift::Moved)
+        .map(|p| format!("{} vs {}", p.a, p.b))
+        .collect();
+    let mut line = format!(
+        "{} vs {}: of {} shared pairs, {} moved{} and {} show no change (Holm across the pairs at 5%)",
+        cmp.first_label,
+        cmp.second_label,
+        cmp.pairs.len(),
+        moved.len(),
+        if moved.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", moved.join(", "))
+        },
+        cmp.count(Shift::Agree),
+    );
+    if untested > 0 {
+        line.push_str(&format!(", {untested} untested (a one-sided score)"));
+    }
+    let same_verdict = cmp
+        .pairs
+        .iter()
+        .filter(|p| p.first.kind == p.second.kind)
+        .count();
+    line.push_str(&format!("; {same_verdict} keep their verdict."));
+    line
+}
+
+fn document(cmp: &Comparison) -> Doc {
+    let mut doc = Doc {
+        title: format!("Comparison: {} and {}", cmp.first_label, cmp.second_label),
+        blocks: Vec::new(),
+    };
+    doc.heading(2, "Pairs of both studies");
+    doc.paragraph(summary(cmp));
+    let level = level_percent(cmp.level);
+    doc.aside(format!(
+        "Each study is read on its own (its own pawn unit and verdicts). A pair's difference is the first piece \
+         minus the second per piece exchanged, ± its standard error: under the sequential design the \
+         bias-adjusted estimate at the look that decided it (a pair stopped at a boundary leans away from the \
+         hypothesis it rejected, by an amount that depends on the look; the adjustment takes the lean out, and \
+         its standard error counts the spread of stopping looks). The change is the second study's difference \
+         minus the first's, tested in Elo (which needs no pawn unit) with the two standard errors; across the \
+         pairs the claims 'moved' are Holm-corrected at 5%, and the change intervals are at the Holm level in \
+         force ({level}), so an interval excludes 0 exactly when its pair moved. The change in pawns uses each \
+         study's own unit, where both give a size in pawns."
+    ));
+    let first = format!("{} (Elo ± se; pawns ± se)", cmp.first_label);
+    let second = format!("{} (Elo ± se; pawns ± se)", cmp.second_label);
+    let elo_head = format!("Change, Elo ({level})");
+    let pawn_head = format!("Change, pawns ({level})");
+    let mut table = Table::new(&[
+        ("Pair (A vs B)", Align::Left),
+        (first.as_str(), Align::Right),
+        (second.as_str(), Align::Right),
+        (elo_head.as_str(), Align::Right),
+        (pawn_head.as_str(), Align::Right),
+        ("z", Align::Right),
+        ("Shift", Align::Left),
+    ]);
+    for p in &cmp.pairs {
+        let (tone, shift) = match p.shift {
+            Shift::Agree => (Tone::Good, "no change shown"),
+            Shift::Moved => (Tone::Bad, "moved"),
+            Shift::Untested => (Tone::Unsure, "untested"),
+        };
+        table.push_toned(
+            vec![
+                format!("{} vs {}", p.a, p.b),
+                finding(&p.first),
+                finding(&p.second),
+                estimate(p.elo_change, p.elo_change_interval, 0),
+                estimate(p.pawns_change, p.pawns_change_interval, 2),
+                fixed(p.z, 1),
+                shift.to_owned(),
+            ],
+            tone,
+        );
+    }
+    doc.table(table);
+    for (label, only) in [
+        (&cmp.first_label, &cmp.only_first),
+        (&cmp.second_label, &cmp.only_second),
+    ] {
+        if !only.is_empty() {
+            doc.paragraph(format!("Only in {label}: {}.", only.join(", ")));
+        }
+    }
+    doc
+}
+
+/// `different, +45 ± 12 Elo; +0.42 ± 0.12 pawns, 700 games`.
+fn finding(f: &PairFinding) -> String {
+    let pawns = if f.pawns_per_piece.is_finite() {
+        format!(
+            "{} ± {} pawns",
+            signed(f.pawns_per_piece, 2),
+            fixed(f.pawns_per_piece_std_error, 2)
+        )
+    } else {
+        "pawns not yet known".to_owned()
+    };
+    format!(
+        "{}, {} ± {} Elo; {pawns}, {} games",
+        verdict_tone(f.kind).1,
+        signed(f.elo_per_piece, 0),
+        fixed(f.elo_per_piece_std_error, 0),
+        count(f.games)
+    )
+}

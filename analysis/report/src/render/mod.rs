@@ -1,0 +1,84 @@
+//! Rendering a [`Report`] for people who will not read the code: a game
+//! designer opens `report.html` (one self-contained file), or reads the
+//! Markdown twin in a repository, or loads the CSV tables into a
+//! spreadsheet.
+//!
+//! The pipeline is deliberately one-directional so the two text formats can
+//! never drift apart: [`sections`] turns the report into a neutral
+//! [`doc::Doc`] (headings, paragraphs, tables, figures), and [`html`] and
+//! [`markdown`] are dumb printers of that document. Plots are drawn once per
+//! format by [`plots`]; tables for machines are written by [`csv`].
+//!
+//! Nothing here panics on odd data: empty groups, NaN or infinite numbers
+//! (shown as "n/a"), zero games and very long names all render.
+
+mod comparison;
+mod csv;
+mod derived;
+mod doc;
+mod error;
+mod files;
+mod format;
+mod html;
+mod markdown;
+mod plots;
+mod sections;
+
+use std::path::{Path, PathBuf};
+
+pub use comparison::{RenderedComparison, summary as comparison_summary, write_comparison};
+pub use error::RenderError;
+
+use super::model::Report;
+
+/// Where [`write_report`] put its files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderedReport {
+    /// `report.html`: the self-contained report (plots embedded).
+    pub html: PathBuf,
+    /// `report.md`: the same content in Markdown, linking `plots/*.png`.
+    pub markdown: PathBuf,
+    /// Every plot file written, PNG and SVG (`plots/<name>.png|svg`).
+    pub plots: Vec<PathBuf>,
+    /// Every CSV table written (`tables/<name>.csv`).
+    pub tables: Vec<PathBuf>,
+}
+
+/// Writes the whole report into `out_dir` (created if missing):
+/// `report.html`, `report.md`, `plots/*.png|svg` and `tables/*.csv`.
+///
+/// Each file is written to a temporary name and renamed into place, so a
+/// reader never sees half a file. A plot with nothing to show (no games, an
+/// empty group) is not drawn; the report says so where it would have been.
+pub fn write_report(report: &Report, out_dir: &Path) -> Result<RenderedReport, RenderError> {
+    let plot_dir = out_dir.join("plots");
+    let table_dir = out_dir.join("tables");
+    for dir in [out_dir, &plot_dir, &table_dir] {
+        files::create_dir(dir)?;
+    }
+
+    let rendered_plots = plots::render_all(report, &plot_dir)?;
+    let tables = csv::write_all(report, &table_dir)?;
+
+    let document = sections::build(report);
+    let html_path = out_dir.join("report.html");
+    pocketlab_selfplay::files::replace_whole(
+        &html_path,
+        html::render(&document, &rendered_plots).as_bytes(),
+    )?;
+    let markdown_path = out_dir.join("report.md");
+    pocketlab_selfplay::files::replace_whole(
+        &markdown_path,
+        markdown::render(&document, &rendered_plots).as_bytes(),
+    )?;
+
+    Ok(RenderedReport {
+        html: html_path,
+        markdown: markdown_path,
+        plots: rendered_plots
+            .iter()
+            .flat_map(|p| [p.png.clone(), p.svg.clone()])
+            .collect(),
+        tables,
+    })
+}

@@ -1,0 +1,1171 @@
+//! Fitting the evaluation's learned correction ([`Network`]) to the lab's
+//! own games.
+//!
+//! The model is the hand-written evaluation of the start parameters plus
+//! the network's output for the side to move; it predicts each quiet
+//! position's label as `1 / (1 + 10^(-k * eval / 400))` with the scale `k`
+//! of [`super::texel`], fitted to the start parameters and held. A label
+//! is the game's result for White or, with [`NetworkOptions::search_nodes`],
+//! a blend of it with what a node-limited search of the start parameters
+//! predicts (the search's score through the same curve): the network then
+//! learns what the search sees and the static terms miss. Labelling
+//! ([`label_positions`]) and fitting ([`fit_network`]) are two steps, so
+//! search scores can be kept in a label file ([`super::labels`]) and serve
+//! many fits.
+//!
+//! Training is mini-batch gradient descent (Adam) in `f32` from seeded
+//! weights, the output weights starting at zero (so the first model is the
+//! start evaluation). Each batch's gradient is summed over fixed chunks in
+//! order, so the fit is the same for any number of threads. The epoch
+//! whose held-out error (labels as trained) is lowest is kept and rounded
+//! to the integer weights the evaluator runs; the errors reported against
+//! game results are the evaluator's own, comparable with a weight fit's.
+
+use std::collections::HashSet;
+
+use pocketlab_core::engine::{
+    ACTIVATION_ONE, Activation, EvalParams, Evaluator, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT,
+    Network, NetworkInputs, OUTPUT_UNIT, SearchLimits, SearchOptions, Searcher, Views,
+};
+use pocketlab_core::types::splitmix;
+use pocketlab_core::{Color, MoveList, Position, Variant};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use pocketlab_core::engine::is_quiet;
+
+use super::labels::{LabelSearch, SearchScores};
+use super::texel::{Labelled, TexelData, TexelOutcome, fit_scale, mean_error, white_view};
+
+/// Settings of a network fit ([`tune_network`]).
+#[derive(Clone, Debug)]
+pub struct NetworkOptions {
+    /// Hidden units.
+    pub hidden: usize,
+    /// From which sides the hidden layer reads a position.
+    pub views: Views,
+    /// The hidden units' activation.
+    pub activation: Activation,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Adam's step size.
+    pub rate: f32,
+    /// When an epoch does not lower the held-out error, the fit returns
+    /// to the best weights so far and multiplies the step size by this
+    /// (below 1), stopping once it is a thousandth of `rate`; 1 keeps the
+    /// step size constant for every epoch.
+    pub rate_drop: f32,
+    /// Seeds the first weights and the order of the positions.
+    pub seed: u64,
+    /// Label positions by a search of this many nodes with the start's
+    /// whole evaluation (its network too) as well as by the game's result
+    /// (`None`: the result alone).
+    pub search_nodes: Option<u64>,
+    /// With `search_nodes`: the search's share of a label, 0 to 1.
+    pub search_share: f64,
+    /// With `search_nodes`: per logged position, this many more reached
+    /// from it by one to four random legal moves (kept when quiet),
+    /// labelled by the search alone.
+    pub derived: usize,
+    /// Train on each training position's mirror image too (files a to h
+    /// reversed, the same label): twice the positions for no search, in a
+    /// variant whose rules a mirror keeps ([`Variant::is_file_symmetric`];
+    /// an error otherwise). Held-out positions are not mirrored.
+    pub mirror: bool,
+}
+
+impl Default for NetworkOptions {
+    fn default() -> NetworkOptions {
+        NetworkOptions {
+            hidden: 32,
+            views: Views::Mover,
+            activation: Activation::Clipped,
+            epochs: 30,
+            batch: 4096,
+            rate: 1e-3,
+            rate_drop: 1.0,
+            seed: 1,
+            search_nodes: None,
+            search_share: 0.5,
+            derived: 0,
+            mirror: false,
+        }
+    }
+}
+
+/// Progress of a network fit, per epoch.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    /// Mean squared error against the labels, training and held-out sets.
+    pub train_error: f64,
+    pub held_out_error: f64,
+}
+
+/// What a network fit found: the evaluator's errors against game results
+/// (comparable with a weight fit's) and the fit's own against its labels.
+#[derive(Clone, Debug)]
+pub struct NetworkOutcome {
+    pub fit: TexelOutcome,
+    /// The epoch kept (lowest held-out error against the labels; 0: none
+    /// improved on the start).
+    pub best_epoch: usize,
+    /// Held-out error against the labels, before and at the kept epoch.
+    pub label_error_before: f64,
+    pub label_error_after: f64,
+}
+
+/// One position as the fit sees it.
+#[derive(Debug)]
+struct Sample {
+    /// The start evaluation from White's side, in centipawns.
+    base: f32,
+    /// +1 when White is to move (the network speaks for the mover).
+    sign: f32,
+    /// The active inputs from the mover's side.
+    inputs: Vec<(u32, f32)>,
+    /// The same from the other side's ([`Views::Both`]; empty otherwise).
+    other: Vec<(u32, f32)>,
+    label: f32,
+}
+
+impl Sample {
+    /// The active inputs of view `v` (0: the mover's).
+    fn view(&self, v: usize) -> &[(u32, f32)] {
+        if v == 0 { &self.inputs } else { &self.other }
+    }
+}
+
+/// The float model: input weights feature by feature, hidden biases,
+/// output weights (per view) and bias in pawns; activations run from 0
+/// to 1 (the evaluator's [`ACTIVATION_ONE`]).
+#[derive(Clone)]
+struct Model {
+    hidden: usize,
+    views: usize,
+    activation: Activation,
+    input: Vec<f32>,
+    bias: Vec<f32>,
+    output: Vec<f32>,
+    output_bias: f32,
+}
+
+impl Model {
+    /// How many numbers the model holds, in the order [`Model::apply`]
+    /// walks them.
+    fn parameter_count(&self) -> usize {
+        self.input.len() + self.bias.len() + self.output.len() + 1
+    }
+
+    fn new(inputs: usize, options: &NetworkOptions, rng: &mut ChaCha8Rng) -> Model {
+        let hidden = options.hidden;
+        Model {
+            hidden,
+            views: options.views.count(),
+            activation: options.activation,
+            input: (0..inputs * hidden)
+                .map(|_| rng.random_range(-0.05f32..0.05))
+                .collect(),
+            bias: vec![0.5; hidden],
+            output: vec![0.0; options.views.count() * hidden],
+            output_bias: 0.0,
+        }
+    }
+
+    /// The hidden sums of every view of `sample`, into `acc` (a view's
+    /// units after another's).
+    fn hidden_sums(&self, sample: &Sample, acc: &mut [f32]) {
+        for (v, acc) in acc.chunks_exact_mut(self.hidden).enumerate() {
+            acc.copy_from_slice(&self.bias);
+            for &(i, x) in sample.view(v) {
+                let row = &self.input[i as usize * self.hidden..(i as usize + 1) * self.hidden];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w * x;
+                }
+            }
+        }
+    }
+
+    /// What a unit whose sum is `a` passes on.
+    #[inline]
+    fn activate(&self, a: f32) -> f32 {
+        let clipped = a.clamp(0.0, 1.0);
+        match self.activation {
+            Activation::Clipped => clipped,
+            Activation::Squared => clipped * clipped,
+        }
+    }
+
+    /// The activation's slope at `a`: a clipped unit passes gradient only
+    /// inside its range.
+    #[inline]
+    fn slope(&self, a: f32) -> f32 {
+        if a > 0.0 && a < 1.0 {
+            match self.activation {
+                Activation::Clipped => 1.0,
+                Activation::Squared => 2.0 * a,
+            }
+        } else {
+            0.0
+        }
+    }
+
+    /// The correction in centipawns for the side to move, given the sums.
+    fn output_of(&self, acc: &[f32]) -> f32 {
+        let sum: f32 = acc
+            .iter()
+            .zip(&self.output)
+            .map(|(&a, o)| self.activate(a) * o)
+            .sum();
+        100.0 * (sum + self.output_bias)
+    }
+
+    fn predict(&self, sample: &Sample, acc: &mut [f32], scale: f32) -> f32 {
+        self.hidden_sums(sample, acc);
+        let white = sample.base + sample.sign * self.output_of(acc);
+        1.0 / (1.0 + (-scale * white).exp())
+    }
+
+    /// Adds the gradient of `sample`'s squared error to `grad` (laid out
+    /// as [`Model::apply`] reads it); returns the error.
+    fn accumulate(&self, sample: &Sample, acc: &mut [f32], scale: f32, grad: &mut [f32]) -> f32 {
+        let p = self.predict(sample, acc, scale);
+        let diff = p - sample.label;
+        // d error / d output (in pawns).
+        let g = 2.0 * diff * p * (1.0 - p) * scale * sample.sign * 100.0;
+        let h = self.hidden;
+        let (g_input, rest) = grad.split_at_mut(self.input.len());
+        let (g_bias, rest) = rest.split_at_mut(h);
+        let (g_output, g_output_bias) = rest.split_at_mut(self.output.len());
+        g_output_bias[0] += g;
+        for (j, a) in acc.iter_mut().enumerate() {
+            g_output[j] += g * self.activate(*a);
+            // From here on `acc` holds each unit's share of the gradient.
+            *a = g * self.output[j] * self.slope(*a);
+            g_bias[j % h] += *a;
+        }
+        for (v, acc) in acc.chunks_exact(h).enumerate() {
+            for &(i, x) in sample.view(v) {
+                let row = &mut g_input[i as usize * h..(i as usize + 1) * h];
+                for (gw, d) in row.iter_mut().zip(acc) {
+                    *gw += d * x;
+                }
+            }
+        }
+        diff * diff
+    }
+
+    fn mean_error(&self, set: &[Sample], scale: f32) -> f64 {
+        if set.is_empty() {
+            return f64::NAN;
+        }
+        let errors: Vec<f64> = set
+            .par_chunks(1024)
+            .map(|chunk| {
+                let mut acc = vec![0.0; self.views * self.hidden];
+                chunk
+                    .iter()
+                    .map(|s| {
+                        let d = self.predict(s, &mut acc, scale) - s.label;
+                        f64::from(d * d)
+                    })
+                    .sum::<f64>()
+            })
+            .collect();
+        errors.iter().sum::<f64>() / set.len() as f64
+    }
+
+    /// One Adam step along `grad` (already averaged).
+    fn apply(&mut self, grad: &[f32], adam: &mut Adam, rate: f32) {
+        adam.step += 1;
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let c1 = 1.0 - b1.powi(adam.step);
+        let c2 = 1.0 - b2.powi(adam.step);
+        let params = self
+            .input
+            .iter_mut()
+            .chain(self.bias.iter_mut())
+            .chain(self.output.iter_mut())
+            .chain(std::iter::once(&mut self.output_bias));
+        for (((w, &g), m), v) in params
+            .zip(grad)
+            .zip(adam.m.iter_mut())
+            .zip(adam.v.iter_mut())
+        {
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+        }
+        // Keep the rounded weights within what a file may hold.
+        let input_bound = MAX_INPUT_WEIGHT as f32 / ACTIVATION_ONE as f32;
+        for w in self.input.iter_mut().chain(self.bias.iter_mut()) {
+            *w = w.clamp(-input_bound, input_bound);
+        }
+    }
+
+    /// The integer network the evaluator runs.
+    fn rounded(&self, pieces: &str) -> Network {
+        let one = ACTIVATION_ONE as f32;
+        let input_weight =
+            |w: &f32| ((w * one).round() as i32).clamp(-MAX_INPUT_WEIGHT, MAX_INPUT_WEIGHT);
+        let output_weight = |cp: f32| {
+            (cp.round() as i64).clamp(-i64::from(MAX_OUTPUT_WEIGHT), i64::from(MAX_OUTPUT_WEIGHT))
+                as i32
+        };
+        Network {
+            pieces: pieces.to_owned(),
+            hidden: self.hidden,
+            views: if self.views == 2 {
+                Views::Both
+            } else {
+                Views::Mover
+            },
+            activation: self.activation,
+            input: self.input.iter().map(input_weight).collect(),
+            bias: self.bias.iter().map(input_weight).collect(),
+            output: self
+                .output
+                .iter()
+                .map(|o| output_weight(o * 100.0 * OUTPUT_UNIT as f32))
+                .collect(),
+            output_bias: output_weight(self.output_bias * 100.0),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: i32,
+}
+
+/// The lowest held-out error met so far, with what reached it.
+struct Best {
+    error: f64,
+    model: Model,
+    adam: Adam,
+    epoch: usize,
+}
+
+/// The letters of every piece type of `variant`, in its order.
+fn piece_letters(variant: &Variant) -> String {
+    variant
+        .piece_types()
+        .map(|k| variant.letter(k).to_ascii_uppercase())
+        .collect()
+}
+
+/// A node-limited search's score of `pos` from White's side.
+fn search_score<'v>(
+    searcher: &mut Searcher<pocketlab_core::engine::StandardRules<'v>>,
+    pos: &Position<'v>,
+    nodes: u64,
+) -> i32 {
+    // Each position searched from a fresh table: the score depends on the
+    // position alone, not on which positions a thread met before.
+    searcher.new_game();
+    let stm = searcher.search(pos, &[], &SearchLimits::nodes(nodes)).score;
+    if pos.side_to_move() == Color::White {
+        stm
+    } else {
+        -stm
+    }
+}
+
+/// Positions one to four random legal moves from each of `set`'s, `per`
+/// tries per position, kept when quiet; their result is unknown (NaN).
+fn derived_positions<'v>(
+    set: &[Labelled<'v>],
+    per: usize,
+    seed: u64,
+    eval: &Evaluator,
+) -> Vec<Labelled<'v>> {
+    set.par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, l)| {
+            let mut rng = ChaCha8Rng::seed_from_u64(splitmix(seed ^ splitmix(i as u64)));
+            let mut buffer = MoveList::new();
+            let mut out = Vec::new();
+            for _ in 0..per {
+                let mut pos = l.pos.clone();
+                for _ in 0..rng.random_range(1..=4) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                }
+                if !pos.legal_moves().is_empty() && is_quiet(&pos, eval, &mut buffer) {
+                    out.push(Labelled {
+                        pos,
+                        result: f64::NAN,
+                    });
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The samples of `set`'s positions, each followed by its mirror image's
+/// with the same label when `mirror` (the variant must be file-symmetric).
+fn samples(
+    set: &[Labelled<'_>],
+    base: &Evaluator,
+    inputs: &NetworkInputs,
+    label: &(dyn Fn(usize, &Labelled<'_>) -> f64 + Sync),
+    mirror: bool,
+    views: Views,
+) -> Vec<Sample> {
+    let sample = |pos: &Position<'_>, label: f64| {
+        let features = |view: Color| {
+            let mut features = Vec::with_capacity(40);
+            inputs.for_each_from(pos, view, |input, value| {
+                features.push((input as u32, value as f32));
+            });
+            features
+        };
+        let us = pos.side_to_move();
+        Sample {
+            base: white_view(base, pos) as f32,
+            sign: if pos.side_to_move() == Color::White {
+                1.0
+            } else {
+                -1.0
+            },
+            inputs: features(us),
+            other: match views {
+                Views::Mover => Vec::new(),
+                Views::Both => features(!us),
+            },
+            label: label as f32,
+        }
+    };
+    set.par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, l)| {
+            let label = label(i, l);
+            let mirrored = mirror.then(|| {
+                let image = l.pos.mirror_files().expect("a file-symmetric variant");
+                sample(&image, label)
+            });
+            std::iter::once(sample(&l.pos, label)).chain(mirrored)
+        })
+        .collect()
+}
+
+/// The positions of a network fit with their labels, training and
+/// held-out sets ([`label_positions`]).
+#[derive(Debug)]
+pub struct NetworkLabels {
+    /// The result curve's scale, fitted to the start's hand-written terms.
+    k: f64,
+    /// The views the samples hold inputs for.
+    views: Views,
+    train: Vec<Sample>,
+    held_out: Vec<Sample>,
+    /// Derived positions in each set.
+    pub train_derived: usize,
+    pub held_out_derived: usize,
+}
+
+/// How far the search labelling has come: positions searched of those
+/// whose score was not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelProgress {
+    pub searched: usize,
+    pub to_search: usize,
+}
+
+/// Positions searched between two calls of [`label_positions`]'s
+/// `progress` (a block is searched in parallel, each position alone).
+const LABEL_BLOCK: usize = 16_384;
+
+/// Labels `data`'s positions (and the derived ones) for a fit on top of
+/// `start`'s hand-written terms. Search scores are taken from `scores`
+/// where it has them and searched (and added to it) where not; `scores`
+/// must be for [`NetworkOptions::search_nodes`] and `start` (unused
+/// without search labels). `progress` hears after each block of
+/// searches, with the scores so far (to keep them: an error it returns
+/// stops the labelling).
+pub fn label_positions<'v>(
+    data: &TexelData<'v>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    scores: &mut SearchScores,
+    mut progress: impl FnMut(LabelProgress, &SearchScores) -> anyhow::Result<()>,
+) -> anyhow::Result<NetworkLabels> {
+    if options.mirror && !variant.is_file_symmetric() {
+        anyhow::bail!(
+            "variant {}: a mirror (files a to h reversed) changes its rules (castling, or moves \
+             that depend on the square), so mirror images are not positions of the same worth",
+            variant.name
+        );
+    }
+    let mut base_params = start.clone();
+    base_params.network = None;
+    let k = fit_scale(&data.train, variant, &base_params);
+    let base = Evaluator::new(variant, &base_params);
+    let inputs = NetworkInputs::new(variant, &piece_letters(variant));
+    let with_derived = |logged: &[Labelled<'v>], salt: u64| {
+        let mut set = logged.to_vec();
+        if options.search_nodes.is_some() && options.derived > 0 {
+            set.extend(derived_positions(
+                logged,
+                options.derived,
+                options.seed ^ salt,
+                &base,
+            ));
+        }
+        set
+    };
+    let sets = [
+        with_derived(&data.train, 0),
+        with_derived(&data.held_out, 1),
+    ];
+    let searched: Option<[Vec<f64>; 2]> = match options.search_nodes {
+        None => None,
+        Some(nodes) => {
+            debug_assert_eq!(*scores.search(), LabelSearch::new(variant, start, nodes));
+            let fens: Vec<Vec<String>> = sets
+                .iter()
+                .map(|set| set.par_iter().map(|l| l.pos.to_fen()).collect())
+                .collect();
+            // Each position once: openings and derived positions repeat.
+            let mut seen = HashSet::new();
+            let mut missing: Vec<(&Labelled<'_>, &String)> = Vec::new();
+            for (set, fens) in sets.iter().zip(&fens) {
+                for (l, fen) in set.iter().zip(fens) {
+                    if scores.get(fen).is_none() && seen.insert(fen) {
+                        missing.push((l, fen));
+                    }
+                }
+            }
+            let search_options = SearchOptions {
+                hash_megabytes: 1,
+                ..SearchOptions::default()
+            };
+            let mut done = 0;
+            for block in missing.chunks(LABEL_BLOCK) {
+                let found: Vec<i32> = block
+                    .par_chunks(64)
+                    .flat_map_iter(|chunk| {
+                        // The whole start, its network too: a stronger
+                        // searcher labels better, and the new network
+                        // learns what the old one saw.
+                        let mut searcher =
+                            Searcher::standard(variant, start, search_options.clone());
+                        chunk
+                            .iter()
+                            .map(|(l, _)| search_score(&mut searcher, &l.pos, nodes))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                for ((_, fen), score) in block.iter().zip(found) {
+                    scores.insert((*fen).clone(), score);
+                }
+                done += block.len();
+                progress(
+                    LabelProgress {
+                        searched: done,
+                        to_search: missing.len(),
+                    },
+                    scores,
+                )?;
+            }
+            let curve = |white: i32| 1.0 / (1.0 + 10f64.powf(-k * f64::from(white) / 400.0));
+            let label = |fens: &[String]| -> Vec<f64> {
+                fens.iter()
+                    .map(|f| curve(scores.get(f).expect("every position is scored")))
+                    .collect()
+            };
+            Some([label(&fens[0]), label(&fens[1])])
+        }
+    };
+    let share = options.search_share.clamp(0.0, 1.0);
+    let build = |which: usize, logged: usize| {
+        let set = &sets[which];
+        let label = |i: usize, l: &Labelled<'_>| match &searched {
+            // A derived position has no game: the search alone labels it.
+            Some(s) if l.result.is_nan() => s[which][i],
+            Some(s) => share * s[which][i] + (1.0 - share) * l.result,
+            None => l.result,
+        };
+        // Training positions only: the held-out error stays comparable.
+        let mirror = options.mirror && which == 0;
+        (
+            samples(set, &base, &inputs, &label, mirror, options.views),
+            set.len() - logged,
+        )
+    };
+    let (train, train_derived) = build(0, data.train.len());
+    let (held_out, held_out_derived) = build(1, data.held_out.len());
+    Ok(NetworkLabels {
+        k,
+        views: options.views,
+        train,
+        held_out,
+        train_derived,
+        held_out_derived,
+    })
+}
+
+/// Labels and fits in one step, search scores searched afresh
+/// ([`label_positions`], then [`fit_network`]).
+pub fn tune_network(
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    progress: impl FnMut(EpochReport),
+) -> NetworkOutcome {
+    let nodes = options.search_nodes.unwrap_or(0);
+    let mut scores = SearchScores::new(LabelSearch::new(variant, start, nodes));
+    let labels = label_positions(data, variant, start, options, &mut scores, |_, _| Ok(()))
+        .expect("no progress callback fails");
+    fit_network(&labels, data, variant, start, options, progress)
+}
+
+/// Fits a network on top of `start`'s hand-written terms to `labels`
+/// (made from `data` and `start` by [`label_positions`] with the same
+/// `options`); any network `start` holds is replaced. `progress` hears of
+/// each epoch.
+pub fn fit_network(
+    labels: &NetworkLabels,
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    mut progress: impl FnMut(EpochReport),
+) -> NetworkOutcome {
+    let NetworkLabels {
+        k,
+        views,
+        ref train,
+        ref held_out,
+        ..
+    } = *labels;
+    assert_eq!(views, options.views, "labels made for other views");
+    let pieces = piece_letters(variant);
+    let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut model = Model::new(Network::inputs_for(pieces.len()), options, &mut rng);
+    let n = model.parameter_count();
+    let mut adam = Adam {
+        m: vec![0.0; n],
+        v: vec![0.0; n],
+        step: 0,
+    };
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let label_error_before = model.mean_error(held_out, scale);
+    let mut best = Best {
+        error: label_error_before,
+        model: model.clone(),
+        adam: adam.clone(),
+        epoch: 0,
+    };
+    progress(EpochReport {
+        epoch: 0,
+        train_error: model.mean_error(train, scale),
+        held_out_error: label_error_before,
+    });
+    let mut rate = options.rate;
+    let mut passes = 0;
+    const CHUNK: usize = 512;
+    for epoch in 1..=options.epochs {
+        passes = epoch;
+        order.shuffle(&mut rng);
+        for batch in order.chunks(options.batch.max(1)) {
+            // Fixed chunks summed in order: the same step for any number of threads.
+            let parts: Vec<Vec<f32>> = batch
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut grad = vec![0.0f32; n];
+                    let mut acc = vec![0.0f32; model.views * model.hidden];
+                    for &i in chunk {
+                        model.accumulate(&train[i], &mut acc, scale, &mut grad);
+                    }
+                    grad
+                })
+                .collect();
+            let mut grad = vec![0.0f32; n];
+            for part in parts {
+                for (g, p) in grad.iter_mut().zip(part) {
+                    *g += p;
+                }
+            }
+            let count = batch.len() as f32;
+            grad.iter_mut().for_each(|g| *g /= count);
+            model.apply(&grad, &mut adam, rate);
+        }
+        let report = EpochReport {
+            epoch,
+            train_error: model.mean_error(train, scale),
+            held_out_error: model.mean_error(held_out, scale),
+        };
+        progress(report);
+        if report.held_out_error < best.error {
+            best = Best {
+                error: report.held_out_error,
+                model: model.clone(),
+                adam: adam.clone(),
+                epoch,
+            };
+        } else if options.rate_drop < 1.0 {
+            // Past the best: smaller steps from the best weights.
+            rate *= options.rate_drop;
+            if rate < options.rate / 1000.0 {
+                break;
+            }
+            model = best.model.clone();
+            adam = best.adam.clone();
+        }
+    }
+    let mut tuned = start.clone();
+    tuned.network = Some(best.model.rounded(&pieces));
+    let error = |set: &[Labelled<'_>], params: &EvalParams| {
+        mean_error(set, &Evaluator::new(variant, params), k)
+    };
+    NetworkOutcome {
+        fit: TexelOutcome {
+            scale: k,
+            train_error_before: error(&data.train, start),
+            train_error_after: error(&data.train, &tuned),
+            held_out_error_before: error(&data.held_out, start),
+            held_out_error_after: error(&data.held_out, &tuned),
+            params: tuned,
+            passes,
+            changed: Vec::new(),
+        },
+        best_epoch: best.epoch,
+        label_error_before,
+        label_error_after: best.error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pocketlab_core::builtin;
+
+    use crate::labels::MAX_LABEL_SCORE;
+
+    /// Positions labelled by an evaluation that knows something the start
+    /// parameters do not (a knight on its own c3 is worth a pawn more):
+    /// the network must learn it, and the evaluator running the rounded
+    /// network must predict the labels better than the start.
+    #[test]
+    fn a_planted_term_is_learned_by_the_network() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let eval = Evaluator::new(&v, &start);
+        let (data, fens) = planted_knight(&v);
+        for (views, activation) in NETWORK_SHAPES {
+            let options = NetworkOptions {
+                hidden: 4,
+                views,
+                activation,
+                epochs: 3000,
+                batch: 8,
+                rate: 3e-3,
+                ..NetworkOptions::default()
+            };
+            let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
+            let shape = format!("{views:?} {activation:?}");
+            assert!(
+                outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
+                "{shape}: {} -> {}",
+                outcome.held_out_error_before,
+                outcome.held_out_error_after
+            );
+            let net = outcome.params.network.as_ref().unwrap();
+            assert_eq!((net.views, net.activation), (views, activation));
+            let tuned = Evaluator::new(&v, &outcome.params);
+            let pos = Position::from_fen(&v, fens[0]).unwrap();
+            let gain = tuned.evaluate(&pos) - eval.evaluate(&pos);
+            // The scale `k` is fitted, so the gain is near, not at, the planted 100.
+            assert!(
+                (30..=200).contains(&gain),
+                "{shape}: knight on c3 gained {gain}"
+            );
+            // The hand-written weights are left as they were.
+            assert_eq!(outcome.params.weights(), start.weights());
+        }
+    }
+
+    /// Every shape of network the tests fit.
+    const NETWORK_SHAPES: [(Views, Activation); 3] = [
+        (Views::Mover, Activation::Clipped),
+        (Views::Both, Activation::Clipped),
+        (Views::Both, Activation::Squared),
+    ];
+
+    /// The gradient [`Model::accumulate`] sums is the slope of the squared
+    /// error, parameter by parameter (by central differences), for every
+    /// shape of network.
+    #[test]
+    fn the_gradient_is_the_slope_of_the_error() {
+        let v = builtin::load("chess").unwrap();
+        let eval = Evaluator::new(&v, &EvalParams::default());
+        let inputs = NetworkInputs::new(&v, &piece_letters(&v));
+        let pos = Position::from_fen(
+            &v,
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+        )
+        .unwrap();
+        let set = [Labelled { pos, result: 0.8 }];
+        for (views, activation) in NETWORK_SHAPES {
+            let options = NetworkOptions {
+                hidden: 3,
+                views,
+                activation,
+                ..NetworkOptions::default()
+            };
+            let sample = &samples(&set, &eval, &inputs, &|_, l| l.result, false, views)[0];
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            let mut model = Model::new(Network::inputs_for(6), &options, &mut rng);
+            // Spread the units over their range, and give every output a say.
+            model.input.iter_mut().for_each(|w| *w *= 4.0);
+            model.bias = vec![0.3, 0.5, 0.7];
+            for o in &mut model.output {
+                *o = rng.random_range(-0.5f32..0.5);
+            }
+            let scale = 0.004;
+            let mut acc = vec![0.0; views.count() * 3];
+            let mut grad = vec![0.0; model.parameter_count()];
+            model.accumulate(sample, &mut acc, scale, &mut grad);
+            let error = |m: &Model| {
+                let mut acc = vec![0.0; views.count() * 3];
+                let d = m.predict(sample, &mut acc, scale) - sample.label;
+                f64::from(d * d)
+            };
+            // The active inputs' rows, the biases and the outputs.
+            let mut checked = 0;
+            let first_input = sample.inputs[0].0 as usize * 3;
+            let other_input = sample.view(views.count() - 1)[1].0 as usize * 3;
+            let n_input = model.input.len();
+            let watched = [first_input, first_input + 2, other_input + 1]
+                .into_iter()
+                .chain(n_input..model.parameter_count());
+            for index in watched {
+                let h = 1e-3f32;
+                let nudge = |m: &mut Model, by: f32| {
+                    let p = m
+                        .input
+                        .iter_mut()
+                        .chain(m.bias.iter_mut())
+                        .chain(m.output.iter_mut())
+                        .chain(std::iter::once(&mut m.output_bias))
+                        .nth(index)
+                        .unwrap();
+                    *p += by;
+                };
+                let (mut up, mut down) = (model.clone(), model.clone());
+                nudge(&mut up, h);
+                nudge(&mut down, -h);
+                let slope = (error(&up) - error(&down)) / (2.0 * f64::from(h));
+                let found = f64::from(grad[index]);
+                // Within 1%: the differences are taken in f32.
+                assert!(
+                    (slope - found).abs() <= 1e-2 * slope.abs().max(1e-3),
+                    "{views:?} {activation:?}: parameter {index}: slope {slope}, gradient {found}"
+                );
+                checked += 1;
+            }
+            assert_eq!(checked, 3 + 3 + 3 * views.count() + 1);
+        }
+    }
+
+    /// With a step-size drop the fit goes back to its best weights when
+    /// an epoch does no better, and stops once the step is too small to
+    /// matter: it learns the planted term in fewer passes, the same way
+    /// every time.
+    #[test]
+    fn a_dropping_step_size_stops_early_and_still_learns() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let (data, _) = planted_knight(&v);
+        let options = NetworkOptions {
+            hidden: 4,
+            epochs: 3000,
+            batch: 8,
+            rate: 3e-3,
+            rate_drop: 0.5,
+            ..NetworkOptions::default()
+        };
+        let mut epochs = Vec::new();
+        let outcome = tune_network(&data, &v, &start, &options, |e| epochs.push(e.epoch));
+        let fit = &outcome.fit;
+        assert!(fit.passes < 3000, "ran all {} passes", fit.passes);
+        assert_eq!(epochs.last(), Some(&fit.passes));
+        assert!(outcome.best_epoch <= fit.passes);
+        assert!(
+            fit.held_out_error_after < fit.held_out_error_before / 4.0,
+            "{} -> {}",
+            fit.held_out_error_before,
+            fit.held_out_error_after
+        );
+        let again = tune_network(&data, &v, &start, &options, |_| {}).fit;
+        assert_eq!(again.params, fit.params);
+        assert_eq!(again.passes, fit.passes);
+    }
+
+    /// Positions where a knight on its own c3 is worth a pawn more than the
+    /// default evaluation says, labelled by result, split for fitting; and
+    /// their FENs (the first has White's knight on c3, White to move).
+    fn planted_knight(v: &Variant) -> (TexelData<'_>, [&'static str; 8]) {
+        let eval = Evaluator::new(v, &EvalParams::default());
+        let fens = [
+            "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1",
+            "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/2n5/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/N3K3 b - - 0 1",
+            "n3k3/8/8/8/8/8/8/4K3 b - - 0 1",
+            "4k3/8/8/8/8/8/1N6/4K3 w - - 0 1",
+        ];
+        let set: Vec<Labelled<'_>> = fens
+            .iter()
+            .map(|fen| {
+                let pos = Position::from_fen(v, fen).unwrap();
+                let mut white = white_view(&eval, &pos);
+                // The planted term, for whichever side has the knight on
+                // its own c3 (White's c3 or Black's c6).
+                if fen.contains("2N5/8/4K3") {
+                    white += 100.0;
+                }
+                if fen.starts_with("4k3/8/2n5") {
+                    white -= 100.0;
+                }
+                let result = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
+                Labelled { pos, result }
+            })
+            .collect();
+        (TexelData::fit_and_hold_out(set), fens)
+    }
+
+    /// Derived positions are a few legal moves away, quiet, not over, and
+    /// the same for the same seed.
+    #[test]
+    fn derived_positions_are_quiet_reachable_and_seeded() {
+        let v = builtin::load("chess").unwrap();
+        let eval = Evaluator::new(&v, &EvalParams::default());
+        let start = Labelled {
+            pos: Position::start(&v),
+            result: 0.5,
+        };
+        let set = vec![start.clone(), start];
+        let derived = derived_positions(&set, 20, 7, &eval);
+        assert!(derived.len() >= 20, "{} of 40 kept", derived.len());
+        let mut buffer = MoveList::new();
+        for l in &derived {
+            assert!(l.result.is_nan());
+            assert!(is_quiet(&l.pos, &eval, &mut buffer));
+            assert!(!l.pos.legal_moves().is_empty());
+            assert_ne!(l.pos.hash(), set[0].pos.hash());
+            // One to four plies from the start: at most two moves each.
+            assert!(l.pos.fullmove_number() <= 3, "{}", l.pos.to_fen());
+        }
+        let again = derived_positions(&set, 20, 7, &eval);
+        let fens = |ls: &[Labelled<'_>]| ls.iter().map(|l| l.pos.to_fen()).collect::<Vec<_>>();
+        assert_eq!(fens(&derived), fens(&again));
+        assert_ne!(fens(&derived), fens(&derived_positions(&set, 20, 8, &eval)));
+    }
+
+    /// `n` positions, a knight ending and a pawn ending in turn, the
+    /// `i`-th with result `result(i)`, split for fitting.
+    fn two_endings(v: &Variant, n: u32, result: impl Fn(u32) -> f64) -> TexelData<'_> {
+        let set = (0..n)
+            .map(|i| {
+                let fen = if i % 2 == 0 {
+                    "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1"
+                } else {
+                    "4k3/8/8/8/8/8/PPP5/4K3 b - - 0 1"
+                };
+                Labelled {
+                    pos: Position::from_fen(v, fen).unwrap(),
+                    result: result(i),
+                }
+            })
+            .collect();
+        TexelData::fit_and_hold_out(set)
+    }
+
+    /// With `mirror` each training position is followed by its mirror
+    /// image, labelled alike; held-out positions are not mirrored; and a
+    /// variant a mirror changes (castling) is refused.
+    #[test]
+    fn mirror_images_double_the_training_positions() {
+        let v = builtin::load("chess-nocastle").unwrap();
+        let start = EvalParams::default();
+        let data = two_endings(&v, 40, |i| f64::from(i % 3) / 2.0);
+        let label = |mirror: bool| {
+            let options = NetworkOptions {
+                mirror,
+                ..NetworkOptions::default()
+            };
+            let mut scores = SearchScores::new(LabelSearch::new(&v, &start, 0));
+            label_positions(&data, &v, &start, &options, &mut scores, |_, _| Ok(()))
+        };
+        let (plain, mirrored) = (label(false).unwrap(), label(true).unwrap());
+        assert_eq!(mirrored.train.len(), 2 * plain.train.len());
+        assert_eq!(mirrored.held_out.len(), plain.held_out.len());
+        let inputs = NetworkInputs::new(&v, &piece_letters(&v));
+        for (i, sample) in plain.train.iter().enumerate() {
+            let (same, image) = (&mirrored.train[2 * i], &mirrored.train[2 * i + 1]);
+            assert_eq!(same.inputs, sample.inputs);
+            assert_eq!((same.label, image.label), (sample.label, sample.label));
+            // The image's inputs are the mirrored position's.
+            let pos = data.train[i].pos.mirror_files().unwrap();
+            let mut features = Vec::new();
+            inputs.for_each(&pos, |input, value| {
+                features.push((input as u32, value as f32));
+            });
+            assert_eq!(image.inputs, features);
+            assert_ne!(image.inputs, sample.inputs);
+        }
+
+        let chess = builtin::load("chess").unwrap();
+        let data = two_endings(&chess, 10, |_| 0.5);
+        let options = NetworkOptions {
+            mirror: true,
+            ..NetworkOptions::default()
+        };
+        let mut scores = SearchScores::new(LabelSearch::new(&chess, &start, 0));
+        let error = label_positions(&data, &chess, &start, &options, &mut scores, |_, _| Ok(()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("variant chess") && error.contains("mirror"),
+            "{error}"
+        );
+    }
+
+    /// Search labels come from the start as it stands, network included:
+    /// a start whose network gives the side to move three pawns labels
+    /// positions far from what its hand-written terms alone say.
+    #[test]
+    fn search_labels_use_the_start_network() {
+        let v = builtin::load("chess").unwrap();
+        let data = two_endings(&v, 40, |_| 0.5);
+        let options = NetworkOptions {
+            hidden: 2,
+            epochs: 1,
+            search_nodes: Some(200),
+            search_share: 1.0,
+            ..NetworkOptions::default()
+        };
+        let plain = EvalParams::default();
+        let mut biased = plain.clone();
+        biased.network = Some(Network {
+            pieces: "PNBRQK".into(),
+            hidden: 1,
+            views: Views::Mover,
+            activation: Activation::Clipped,
+            input: vec![0; Network::inputs_for(6)],
+            bias: vec![0],
+            output: vec![0],
+            output_bias: 300,
+        });
+        biased.validate().unwrap();
+        let error = |start: &EvalParams| {
+            tune_network(&data, &v, start, &options, |_| {}).label_error_before
+        };
+        let (plain, biased) = (error(&plain), error(&biased));
+        assert!(biased > 4.0 * plain, "{plain} against {biased}");
+    }
+
+    /// Scores read back from a label file label as the searches did: the
+    /// same fit, no position searched again; and the labels are the
+    /// file's (a planted score shows in them).
+    #[test]
+    fn a_label_file_stands_in_for_the_searches() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let data = two_endings(&v, 60, |i| f64::from(i % 3) / 2.0);
+        let options = NetworkOptions {
+            hidden: 4,
+            epochs: 2,
+            search_nodes: Some(200),
+            search_share: 1.0,
+            derived: 1,
+            ..NetworkOptions::default()
+        };
+        let search = LabelSearch::new(&v, &start, 200);
+        let mut fresh = SearchScores::new(search.clone());
+        let mut heard = Vec::new();
+        let labels = label_positions(&data, &v, &start, &options, &mut fresh, |p, scores| {
+            heard.push((p, scores.added()));
+            Ok(())
+        })
+        .unwrap();
+        let &(last, added) = heard.last().expect("progress is reported");
+        assert_eq!((last.searched, last.to_search), (last.to_search, added));
+        let fit = |labels: &NetworkLabels| {
+            fit_network(labels, &data, &v, &start, &options, |_| {})
+                .fit
+                .params
+        };
+        assert!(fresh.added() > 2, "{} searched", fresh.added());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("labels.parquet");
+        fresh.write(&path).unwrap();
+        let mut read = SearchScores::read(&path, search).unwrap();
+        assert_eq!((read.len(), read.added()), (fresh.len(), 0));
+        let again = label_positions(&data, &v, &start, &options, &mut read, |_, _| Ok(())).unwrap();
+        assert_eq!(read.added(), 0, "nothing searched again");
+        assert_eq!(fit(&again), fit(&labels));
+
+        let mut planted = SearchScores::new(read.search().clone());
+        let knight = Position::from_fen(&v, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1").unwrap();
+        planted.insert(knight.to_fen(), -MAX_LABEL_SCORE);
+        let relabelled =
+            label_positions(&data, &v, &start, &options, &mut planted, |_, _| Ok(())).unwrap();
+        let knights: Vec<usize> = (0..data.train.len())
+            .filter(|&i| data.train[i].pos.to_fen() == knight.to_fen())
+            .collect();
+        assert!(!knights.is_empty());
+        let lost = 1.0 / (1.0 + 10f64.powf(relabelled.k * f64::from(MAX_LABEL_SCORE) / 400.0));
+        for i in knights {
+            let (planted, searched) = (relabelled.train[i].label, labels.train[i].label);
+            assert!(
+                (f64::from(planted) - lost).abs() < 1e-6,
+                "{planted} against {lost}"
+            );
+            assert!(searched > planted + 0.05, "{searched}");
+        }
+    }
+
+    /// The fit depends on the seed and the data alone, not on the threads,
+    /// search labels and derived positions included.
+    #[test]
+    fn a_fit_is_the_same_for_any_number_of_threads() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let data = two_endings(&v, 600, |i| f64::from(i % 3) / 2.0);
+        let options = NetworkOptions {
+            hidden: 8,
+            epochs: 3,
+            batch: 1500,
+            search_nodes: Some(300),
+            derived: 1,
+            ..NetworkOptions::default()
+        };
+        let fit = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| tune_network(&data, &v, &start, &options, |_| {}).fit.params)
+        };
+        assert_eq!(fit(1), fit(3));
+    }
+}

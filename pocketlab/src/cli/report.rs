@@ -1,0 +1,102 @@
+//! `pocketlab report`: a balance report from one or more log directories.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use pocketlab_selfplay::log::{MOVES_DIR, chunk_name, list_chunks};
+
+use pocketlab_report::build::{ReportOptions, build_report};
+use pocketlab_report::render::write_report;
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Log directories of one experiment (several for shards kept apart).
+    #[arg(required = true)]
+    pub logs: Vec<PathBuf>,
+    /// Where to write the report (default: the parent of the first log, i.e. reports/<experiment>/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Equivalence margin in pawns.
+    #[arg(long, default_value_t = 0.25)]
+    pub margin: f64,
+}
+
+pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
+    if !(args.margin > 0.0 && args.margin < 10.0) {
+        anyhow::bail!("--margin must be between 0 and 10 pawns");
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(&args.logs[0]));
+    write(
+        &args.logs,
+        &out,
+        &ReportOptions {
+            margin_pawns: args.margin,
+            ..ReportOptions::default()
+        },
+    )
+}
+
+/// The report counts games from the games chunks; replays (branching
+/// factor, colour values) need their moves. Name the moves chunks that are
+/// orphaned or missing instead of failing on them, and inputs changed
+/// since the run (replays use them as they are now).
+fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
+    let files = list_chunks(logs)?;
+    for chunk in &files.orphaned_moves {
+        eprintln!(
+            "note: {}: a moves chunk without its games chunk (a run died between writing the \
+             two): left out",
+            chunk.path.display()
+        );
+    }
+    for chunk in &files.games_without_moves {
+        let exp_logs_moves = files.logs[chunk.dir]
+            .experiment()
+            .is_ok_and(|e| e.log.moves);
+        if exp_logs_moves {
+            eprintln!(
+                "warning: {} has no moves chunk ({} is missing): its games count, but are not \
+                 replayed",
+                chunk.path.display(),
+                files
+                    .dir_of(chunk)
+                    .join(MOVES_DIR)
+                    .join(chunk_name(chunk.shard, chunk.number))
+                    .display()
+            );
+        }
+    }
+    if let Some(log) = files.logs.first()
+        && let Ok(exp) = log.experiment()
+    {
+        let changes = log.changes_since_run(&exp);
+        if !changes.is_empty() {
+            eprintln!(
+                "warning: changed since the run (replays use the files as they are now): {}",
+                changes.join("; ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `reports/<experiment>/` for a log in `reports/<experiment>/log`.
+pub fn default_out(log: &Path) -> PathBuf {
+    log.parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Build and render a report; print where it went and its headlines.
+pub fn write(logs: &[PathBuf], out: &Path, options: &ReportOptions) -> anyhow::Result<()> {
+    warn_about_moves(logs)?;
+    let report = build_report(logs, options)?;
+    let rendered = write_report(&report, out)?;
+    for h in &report.headlines {
+        println!("{h}");
+    }
+    println!("report: {}", rendered.html.display());
+    Ok(())
+}

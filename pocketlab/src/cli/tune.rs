@@ -1,0 +1,360 @@
+//! `pocketlab tune`: fit every evaluation weight to logged self-play games
+//! (Texel tuning) and write the tuned parameter file.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use pocketlab_core::engine::{Activation, EvalParams, Views};
+use pocketlab_selfplay::log::open_log;
+
+use pocketlab_training::labels::{LabelSearch, SearchScores};
+use pocketlab_training::load_params;
+use pocketlab_training::network::{NetworkOptions, fit_network, label_positions};
+use pocketlab_training::texel::{SquareOptions, TexelData, TexelOptions, tune, tune_squares};
+
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// Log directories of self-play games of one variant, with positions
+    /// logged (`[log] fen_every`).
+    #[arg(required = true)]
+    pub logs: Vec<PathBuf>,
+    /// Where to write the tuned parameters (TOML, an `eval` file).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Parameters to start from (default: the built-in defaults).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// The first step each weight moves by (halved down to 1).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    pub step: i32,
+    /// The most passes over all weights.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_passes: u32,
+    /// Tune only the weights whose key starts with one of these
+    /// (comma-separated, e.g. `pair,open_file`); the rest are held.
+    #[arg(long, value_delimiter = ',')]
+    pub weights: Vec<String>,
+    /// Fit per-square adjustments for every piece type instead of the
+    /// weights (`piece_squares` in the file; gradient descent, every
+    /// other weight held).
+    #[arg(long)]
+    pub squares: bool,
+    /// Fit a learned correction instead of the weights: a network over
+    /// where each piece stands (`[network]` in the file; every weight
+    /// held, any network of `--params` replaced).
+    #[arg(long, conflicts_with_all = ["squares", "weights"])]
+    pub network: bool,
+    /// With `--network`: hidden units.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024), requires = "network")]
+    pub hidden: u32,
+    /// With `--network`: the hidden layer reads the position from the
+    /// mover's side (`mover`) or from both sides, each view with output
+    /// weights of its own (`both`).
+    #[arg(long, default_value = "mover", requires = "network")]
+    pub views: Views,
+    /// With `--network`: the hidden units' activation, `clipped` or
+    /// `squared` (the clipped sum squared).
+    #[arg(long, default_value = "clipped", requires = "network")]
+    pub activation: Activation,
+    /// With `--network`: label each position by a search of this many
+    /// nodes with the `--params` evaluation as it stands (its network too,
+    /// the one being replaced) as well as by its game's result.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000), requires = "network")]
+    pub search_nodes: Option<u64>,
+    /// With `--search-nodes`: the search's share of each label, 0 to 1.
+    #[arg(long, default_value_t = 0.5, value_parser = share, requires = "search_nodes")]
+    pub search_share: f64,
+    /// With `--search-nodes`: per logged position, this many more reached
+    /// from it by one to four random legal moves (kept when quiet),
+    /// labelled by the search alone: more and more varied positions.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100), requires = "search_nodes")]
+    pub derived: u32,
+    /// With `--search-nodes`: a label file (Parquet) to take search scores
+    /// from and add new ones to, so that fits of other sizes, seeds or
+    /// epochs need not search again. Scores are kept per variant, engine
+    /// version, `--params` and `--search-nodes`; a missing file is created.
+    #[arg(long, requires = "search_nodes")]
+    pub labels: Option<PathBuf>,
+    /// With `--network`: when an epoch does not lower the held-out error,
+    /// go back to the best weights and multiply the step size by this
+    /// (e.g. 0.3), stopping once it is a thousandth of the first; 1 keeps
+    /// the step size constant.
+    #[arg(long, default_value_t = 1.0, value_parser = rate_drop, requires = "network")]
+    pub rate_drop: f32,
+    /// With `--network`: train on each training position's mirror image
+    /// too (files a to h reversed, the same label), for variants whose
+    /// rules a mirror keeps (no castling, no square-dependent moves).
+    #[arg(long, requires = "network")]
+    pub mirror: bool,
+    /// With `--network`: seeds the first weights and the order of the positions.
+    #[arg(long, default_value_t = 1, requires = "network")]
+    pub seed: u64,
+    /// Passes over the positions: with `--squares` (default 400) or
+    /// `--network` (default 30).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub epochs: Option<u32>,
+    /// With `--squares`: the ridge penalty per centipawn² of adjustment
+    /// (larger keeps seldom-visited squares nearer the derived bonus).
+    #[arg(long, default_value_t = 1e-7)]
+    pub ridge: f64,
+}
+
+fn share(text: &str) -> Result<f64, String> {
+    let value: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{value} is outside 0 to 1"))
+    }
+}
+
+fn rate_drop(text: &str) -> Result<f32, String> {
+    let value: f32 = text.parse().map_err(|e| format!("{e}"))?;
+    if value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(format!("{value} is outside (0, 1]"))
+    }
+}
+
+pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
+    let start = match &args.params {
+        None => EvalParams::default(),
+        Some(path) => load_params(path)?,
+    };
+    let keys = start.weights();
+    if let Some(unknown) = args
+        .weights
+        .iter()
+        .find(|w| !keys.iter().any(|(key, _)| key.starts_with(w.as_str())))
+    {
+        anyhow::bail!(
+            "--weights: '{unknown}' is the start of no weight's key (keys: {})",
+            keys.iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let exp = open_log(&args.logs[0])?.experiment()?;
+    let variant = &exp.variant;
+    let data = TexelData::from_logs(&args.logs, variant, &start)?;
+    let (train, held_out) = data.sizes();
+    println!(
+        "variant {}: {train} quiet positions to fit, {held_out} held out (one game pair in ten)",
+        variant.name
+    );
+    let mut label_fit = None;
+    let outcome = if args.network {
+        let options = NetworkOptions {
+            hidden: args.hidden as usize,
+            views: args.views,
+            activation: args.activation,
+            epochs: args.epochs.unwrap_or(30) as usize,
+            seed: args.seed,
+            search_nodes: args.search_nodes,
+            search_share: args.search_share,
+            derived: args.derived as usize,
+            rate_drop: args.rate_drop,
+            mirror: args.mirror,
+            ..NetworkOptions::default()
+        };
+        let search = LabelSearch::new(variant, &start, args.search_nodes.unwrap_or(0));
+        let mut scores = match &args.labels {
+            Some(path) => SearchScores::read(path, search)?,
+            None => SearchScores::new(search),
+        };
+        if let Some(nodes) = args.search_nodes {
+            println!("labelling every position by a search of {nodes} nodes as well");
+            if let Some(path) = &args.labels {
+                println!(
+                    "{}: {} positions already scored by this search",
+                    path.display(),
+                    scores.len()
+                );
+            }
+        }
+        let mut last_write = Instant::now();
+        let labels = label_positions(
+            &data,
+            variant,
+            &start,
+            &options,
+            &mut scores,
+            |progress, scores| {
+                println!(
+                    "searched {} of {} positions",
+                    progress.searched, progress.to_search
+                );
+                // Kept as it goes, so a stopped labelling resumes
+                // about where it was.
+                if let Some(path) = &args.labels
+                    && last_write.elapsed().as_secs() >= 300
+                {
+                    scores.write(path)?;
+                    last_write = Instant::now();
+                }
+                Ok(())
+            },
+        )?;
+        if let Some(path) = &args.labels {
+            // Written before the fit: the labels are the costly part.
+            if scores.added() > 0 {
+                scores.write(path)?;
+            }
+            println!(
+                "{}: {} positions scored, {} of them new",
+                path.display(),
+                scores.len(),
+                scores.added()
+            );
+        }
+        if labels.train_derived + labels.held_out_derived > 0 {
+            println!(
+                "{} derived positions to fit, {} held out",
+                labels.train_derived, labels.held_out_derived
+            );
+        }
+        let outcome = fit_network(&labels, &data, variant, &start, &options, |r| {
+            println!(
+                "epoch {:>4}  error {:.6}  held out {:.6}",
+                r.epoch, r.train_error, r.held_out_error
+            );
+        });
+        println!(
+            "kept epoch {}: held-out error against the labels {:.6} -> {:.6}",
+            outcome.best_epoch, outcome.label_error_before, outcome.label_error_after
+        );
+        if args.search_nodes.is_some() {
+            // The labels are mostly the search's: the error against game
+            // results below is for comparison, not what was fitted.
+            label_fit = Some((outcome.label_error_before, outcome.label_error_after));
+        }
+        outcome.fit
+    } else if args.squares {
+        let options = SquareOptions {
+            epochs: args.epochs.unwrap_or(400) as usize,
+            ridge: args.ridge,
+            ..SquareOptions::default()
+        };
+        tune_squares(&data, variant, &start, &options, |epoch, error| {
+            if epoch % 25 == 0 {
+                println!("epoch {epoch:>5}  error {error:.6}");
+            }
+        })
+    } else {
+        let options = TexelOptions {
+            first_step: args.step,
+            max_passes: args.max_passes as usize,
+            only: args.weights.clone(),
+        };
+        tune(&data, variant, &start, &options, |pass, step, error| {
+            println!("pass {pass:>3}  step {step:>3}  error {error:.6}");
+        })
+    };
+    println!(
+        "scale k = {:.3}; mean squared error: fitted {:.6} -> {:.6}, held out {:.6} -> {:.6}",
+        outcome.scale,
+        outcome.train_error_before,
+        outcome.train_error_after,
+        outcome.held_out_error_before,
+        outcome.held_out_error_after
+    );
+    match label_fit {
+        Some((before, after)) if after >= before => println!(
+            "the held-out error against the labels did not fall: the network learned nothing \
+             that generalises"
+        ),
+        Some(_) => {}
+        None if outcome.held_out_error_after >= outcome.held_out_error_before => println!(
+            "the held-out error did not fall: the fit does not generalise (more games, or fewer passes)"
+        ),
+        None => {}
+    }
+    for (key, before, after) in &outcome.changed {
+        println!("  {key:<28} {before:>6} -> {after:>6}");
+    }
+    let header = format!(
+        "# {} for {}: `pocketlab tune {}{}` ({train} positions, held-out error {:.6} -> \
+         {:.6}).\n",
+        if args.network {
+            "Evaluation with a fitted network"
+        } else {
+            "Texel-tuned evaluation"
+        },
+        variant.name,
+        [
+            args.params
+                .as_ref()
+                .map(|p| format!("--params {} ", p.display())),
+            Some(if args.network {
+                let search = args
+                    .search_nodes
+                    .map(|n| {
+                        format!(
+                            "--search-nodes {n} --search-share {} --derived {} ",
+                            args.search_share, args.derived
+                        )
+                    })
+                    .unwrap_or_default();
+                let mut fit = String::new();
+                if args.views != Views::default() {
+                    fit += &format!("--views {} ", args.views.name());
+                }
+                if args.activation != Activation::default() {
+                    fit += &format!("--activation {} ", args.activation.name());
+                }
+                if args.rate_drop < 1.0 {
+                    fit += &format!("--rate-drop {} ", args.rate_drop);
+                }
+                if args.mirror {
+                    fit += "--mirror ";
+                }
+                format!(
+                    "--network --hidden {} --epochs {} --seed {} {fit}{search}",
+                    args.hidden,
+                    args.epochs.unwrap_or(30),
+                    args.seed
+                )
+            } else if args.squares {
+                format!(
+                    "--squares --epochs {} --ridge {} ",
+                    args.epochs.unwrap_or(400),
+                    args.ridge
+                )
+            } else {
+                let only = if args.weights.is_empty() {
+                    String::new()
+                } else {
+                    format!("--weights {} ", args.weights.join(","))
+                };
+                format!(
+                    "--step {} --max-passes {} {only}",
+                    args.step, args.max_passes
+                )
+            }),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<String>(),
+        args.logs
+            .iter()
+            .map(|l| l.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        outcome.held_out_error_before,
+        outcome.held_out_error_after
+    );
+    let header = match label_fit {
+        Some((before, after)) => format!(
+            "{header}# Fitted to search labels: their held-out error {before:.6} -> {after:.6} \
+             (the error above is against game results).\n"
+        ),
+        None => header,
+    };
+    std::fs::write(&args.out, header + &outcome.params.to_toml())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
+    println!("tuned parameters: {}", args.out.display());
+    Ok(())
+}
