@@ -13,25 +13,13 @@ use std::time::{Duration, Instant};
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::game::MoveEvent;
 use pocketlab_core::kind::{AnyEngine, AnyMove, AnyPosition, GameKind};
-use pocketlab_core::types::splitmix;
 use pocketlab_core::{Color, Game, GamePosition, GameStatus, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::experiment::{EngineSettings, Experiment, Program, UciEngine, start_fen};
-use crate::log::{GameId, GameRecord, MoveRecord, Termination};
+use crate::log::{GameRecord, MoveRecord, Termination, game_id, game_seed};
 use crate::uci_player::{self, Answer, Fault, Stop, UciProcess};
-
-/// The identity of a game: matchup, pair, and which army has White
-/// (encoded by the log's codec, [`GameId`]).
-pub fn game_id(matchup: usize, pair: u64, b_is_white: bool) -> u64 {
-    GameId::new(matchup as u32, pair, b_is_white).encode()
-}
-
-/// Seed of one game (engine noise), from the master seed and the game's identity.
-pub fn game_seed(master: u64, id: u64) -> u64 {
-    splitmix(master ^ splitmix(id))
-}
 
 /// A finished game with its moves.
 #[derive(Clone, Debug)]
@@ -177,7 +165,7 @@ impl<'e, 'k> Player<'e, 'k> {
             },
             Program::Uci(spec) => Player::Uci(Box::new(UciPlayer {
                 spec,
-                go: uci_player::go_command(settings),
+                go: settings.go_command(),
                 timeout: settings.answer_timeout(),
                 process: None,
             })),

@@ -7,13 +7,16 @@
 //! * [`log`]: the Parquet schema, atomic chunk writing, reading back.
 //! * [`pgn`]: PGN export of logged games.
 
+pub mod check;
 pub mod experiment;
 pub mod files;
 pub mod game;
+pub mod hash;
 pub mod log;
 pub mod pgn;
 mod progress;
 pub mod runner;
+mod summary;
 pub mod uci_player;
 pub mod variant_files;
 

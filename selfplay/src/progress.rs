@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::runner::MatchupSummary;
+use crate::summary::MatchupSummary;
 
 const PLAIN_LINE_EVERY: Duration = Duration::from_secs(30);
 

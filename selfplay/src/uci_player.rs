@@ -21,6 +21,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -28,8 +29,65 @@ use std::time::{Duration, Instant};
 
 use pocketlab_core::engine::MATE;
 
-use crate::experiment::{EngineSettings, UciEngine, UciVariant};
 use crate::log::Termination;
+
+/// An external UCI engine: what starts it and what it is told first.
+#[derive(Clone, Debug)]
+pub struct UciEngine {
+    /// The experiment file, for messages.
+    pub file: String,
+    /// The table that named the program (`engine`, `armies.x.engine`), for messages.
+    pub key: String,
+    /// `uci` as the file writes it.
+    pub label: String,
+    /// The program it resolved to (absolute).
+    pub path: PathBuf,
+    /// Its arguments, and whether the file set them.
+    pub args: Vec<String>,
+    pub args_explicit: bool,
+    /// Where the process runs: the experiment file's directory, so relative
+    /// paths in option values (`VariantPath`, `EvalFile`) resolve like the
+    /// file's own paths.
+    pub dir: PathBuf,
+    /// Options in the order they are sent (by name), values as text.
+    pub options: Vec<(String, String)>,
+    pub variant: UciVariant,
+    /// `timeout_ms` when set (else the experiment's default answer timeout).
+    pub timeout_ms: Option<u64>,
+}
+
+impl PartialEq for UciEngine {
+    /// The same process and setup, wherever the file named it.
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+            && self.args == other.args
+            && self.dir == other.dir
+            && self.options == other.options
+            && self.variant == other.variant
+            && self.timeout_ms == other.timeout_ms
+    }
+}
+
+/// What an external engine is told about the variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciVariant {
+    /// This name as `UCI_Variant`. `explicit`: set by `uci_variant`, so an
+    /// engine without the option is an error; else the experiment's
+    /// variant name, sent when the engine has the option.
+    Name { name: String, explicit: bool },
+    /// `uci_variant = ""`: none is sent (the options define the variant).
+    Unset,
+}
+
+impl UciVariant {
+    /// The name to send, if any.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            UciVariant::Name { name, .. } => Some(name),
+            UciVariant::Unset => None,
+        }
+    }
+}
 
 /// Longest line kept from an engine (the rest of a longer line is dropped).
 const MAX_LINE_BYTES: usize = 64 << 10;
@@ -247,22 +305,6 @@ impl Advertised {
             _ => Ok(set(value)),
         }
     }
-}
-
-/// The `go` command for these limits (all that are set; the engine stops
-/// at the first reached).
-pub fn go_command(settings: &EngineSettings) -> String {
-    let mut go = "go".to_owned();
-    if let Some(n) = settings.nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
-    if let Some(d) = settings.depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(t) = settings.movetime {
-        go.push_str(&format!(" movetime {t}"));
-    }
-    go
 }
 
 /// The `position` command for a game from `start` after `moves`.

@@ -15,8 +15,8 @@ use pocketlab_core::builtin;
 use pocketlab_core::kind::parse_variant;
 use pocketlab_core::{Variant, VariantError};
 
-use crate::experiment::stable_hash;
 use crate::files::read_text;
+use crate::hash::stable_hash;
 use crate::log::VARIANT_INPUT;
 
 /// Load `spec`: a shipped variant name (`pocket-mutation`) or a file path.

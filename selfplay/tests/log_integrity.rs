@@ -10,9 +10,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use pocketlab_selfplay::check::check_log;
 use pocketlab_selfplay::log::{
-    self, EXPERIMENT_FILE, GAMES_DIR, MANIFEST_FILE, MOVES_DIR, ShardLock, Table, check_log,
-    list_chunks, read_games,
+    self, EXPERIMENT_FILE, GAMES_DIR, MANIFEST_FILE, MOVES_DIR, ShardLock, Table, list_chunks,
+    read_games,
 };
 use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
 

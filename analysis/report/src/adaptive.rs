@@ -12,7 +12,7 @@ use pocketlab_selfplay::{Experiment, PairScores, StagePairs, StagePlanner};
 use pocketlab_stats::sequential::SequentialStop;
 
 use super::calibration::{is_pawn_odds, pawn_odds};
-use super::groups::components;
+use super::components::components;
 use super::model::{AdaptiveMatchup, AdaptiveStatus, AdaptiveSummary, VerdictKind};
 use super::wording;
 use pocketlab_stats::equivalence::Plan;

@@ -4,12 +4,13 @@
 //! corrected within its group. The numbers only; [`super::wording`] says
 //! them in words.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use pocketlab_selfplay::Experiment;
 
 use super::adaptive::SequentialVerdict;
 use super::calibration::is_pawn_odds;
+use super::components::components;
 use super::matchups::PawnFigures;
 use super::model::{Compared, MatchupStats, PairVerdict, PlayerRating, RatingGroup, VerdictKind};
 use super::read::ColourRecord;
@@ -60,40 +61,6 @@ pub(super) fn rating_groups(
         .collect();
     groups.sort_by_key(|g| (g.class.unwrap_or(u8::MAX), g.title.clone()));
     groups
-}
-
-/// Connected components of armies (by name) joined by the given matchups,
-/// numbered in order of first appearance: the groups rated together, and
-/// the classes of the sequential design's Holm families.
-pub(super) fn components<'a>(
-    matchups: impl Iterator<Item = (&'a str, &'a str)>,
-) -> HashMap<String, usize> {
-    let mut component: HashMap<String, usize> = HashMap::new();
-    let mut next = 0;
-    for (a, b) in matchups {
-        match (component.get(a).copied(), component.get(b).copied()) {
-            (None, None) => {
-                component.insert(a.to_owned(), next);
-                component.insert(b.to_owned(), next);
-                next += 1;
-            }
-            (Some(c), None) => {
-                component.insert(b.to_owned(), c);
-            }
-            (None, Some(c)) => {
-                component.insert(a.to_owned(), c);
-            }
-            (Some(x), Some(y)) if x != y => {
-                for v in component.values_mut() {
-                    if *v == y {
-                        *v = x;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    component
 }
 
 fn rate_group(

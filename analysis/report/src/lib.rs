@@ -11,6 +11,7 @@ pub mod build;
 mod calibration;
 mod colours;
 pub mod compare;
+mod components;
 mod groups;
 mod matchups;
 pub mod model;

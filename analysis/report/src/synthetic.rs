@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use pocketlab_selfplay::Experiment;
-use pocketlab_selfplay::game::{game_id, game_seed};
 use pocketlab_selfplay::log::{ChunkWriter, GameRecord, Manifest, Termination};
+use pocketlab_selfplay::log::{game_id, game_seed};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -27,7 +27,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use pocketlab_core::Variant;
 use pocketlab_core::engine::{ENGINE_VERSION, EvalParams};
-use pocketlab_selfplay::experiment::stable_hash;
+use pocketlab_selfplay::hash::stable_hash;
 use polars::prelude::{
     BooleanChunked, Column, DataFrame, Int32Chunked, NewChunkedArray, ParquetReader, ParquetWriter,
     PolarsError, SerReader, StringChunked, UInt32Chunked, UInt64Chunked,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use pocketlab_selfplay::log::check_log;
+use pocketlab_selfplay::check::check_log;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {

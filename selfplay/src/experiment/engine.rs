@@ -15,8 +15,10 @@ use pocketlab_core::Variant;
 use pocketlab_core::engine::EvalParams;
 
 use super::file::EngineFile;
-use super::{Ctx, Experiment, ExperimentError, fnv1a, limits};
+use super::{Ctx, Experiment, ExperimentError, limits};
 use crate::files::{read_eval_params, require_regular};
+use crate::hash::fnv1a;
+use crate::uci_player::{self, UciEngine, UciVariant};
 
 /// Nodes per move when no limit is set anywhere.
 pub const DEFAULT_NODES: u64 = 10_000;
@@ -53,65 +55,23 @@ pub enum Program {
     Uci(Box<UciEngine>),
 }
 
-/// An external UCI engine: what starts it and what it is told first.
-#[derive(Clone, Debug)]
-pub struct UciEngine {
-    /// The experiment file, for messages.
-    pub file: String,
-    /// The table that named the program (`engine`, `armies.x.engine`), for messages.
-    pub key: String,
-    /// `uci` as the file writes it.
-    pub label: String,
-    /// The program it resolved to (absolute).
-    pub path: PathBuf,
-    /// Its arguments, and whether the file set them.
-    pub args: Vec<String>,
-    pub args_explicit: bool,
-    /// Where the process runs: the experiment file's directory, so relative
-    /// paths in option values (`VariantPath`, `EvalFile`) resolve like the
-    /// file's own paths.
-    pub dir: PathBuf,
-    /// Options in the order they are sent (by name), values as text.
-    pub options: Vec<(String, String)>,
-    pub variant: UciVariant,
-    /// `timeout_ms` when set (else [`EngineSettings::answer_timeout`]'s default).
-    pub timeout_ms: Option<u64>,
-}
-
-impl PartialEq for UciEngine {
-    /// The same process and setup, wherever the file named it.
-    fn eq(&self, other: &Self) -> bool {
-        self.path == other.path
-            && self.args == other.args
-            && self.dir == other.dir
-            && self.options == other.options
-            && self.variant == other.variant
-            && self.timeout_ms == other.timeout_ms
-    }
-}
-
-/// What an external engine is told about the variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum UciVariant {
-    /// This name as `UCI_Variant`. `explicit`: set by `uci_variant`, so an
-    /// engine without the option is an error; else the experiment's
-    /// variant name, sent when the engine has the option.
-    Name { name: String, explicit: bool },
-    /// `uci_variant = ""`: none is sent (the options define the variant).
-    Unset,
-}
-
-impl UciVariant {
-    /// The name to send, if any.
-    pub fn name(&self) -> Option<&str> {
-        match self {
-            UciVariant::Name { name, .. } => Some(name),
-            UciVariant::Unset => None,
-        }
-    }
-}
-
 impl EngineSettings {
+    /// The `go` command for these limits (all that are set; the engine stops
+    /// at the first reached).
+    pub fn go_command(&self) -> String {
+        let mut go = "go".to_owned();
+        if let Some(n) = self.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        if let Some(d) = self.depth {
+            go.push_str(&format!(" depth {d}"));
+        }
+        if let Some(t) = self.movetime {
+            go.push_str(&format!(" movetime {t}"));
+        }
+        go
+    }
+
     /// The description logged per game (`white_engine`): limits, then the
     /// lab engine's evaluation or the external program and its options.
     pub fn describe(&self) -> String {
@@ -538,7 +498,7 @@ impl Experiment {
                 continue;
             }
             checked.push(&army.engine);
-            crate::uci_player::check(u, army.engine.answer_timeout()).map_err(|reason| {
+            uci_player::check(u, army.engine.answer_timeout()).map_err(|reason| {
                 ExperimentError {
                     file: u.file.clone(),
                     key: format!("{}.uci", u.key),

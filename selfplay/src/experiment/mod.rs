@@ -13,6 +13,7 @@ mod army;
 mod engine;
 mod file;
 mod generate;
+mod logged;
 mod stop;
 
 use std::cell::RefCell;
@@ -23,13 +24,15 @@ use std::path::{Path, PathBuf};
 use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::{Position, Square, Variant};
 
+pub use crate::uci_player::{UciEngine, UciVariant};
 pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
-pub use engine::{DEFAULT_NODES, EngineSettings, Program, UciEngine, UciVariant};
+pub use engine::{DEFAULT_NODES, EngineSettings, Program};
 pub use file::DesignName;
 use file::{EngineFile, ExperimentFile};
 pub use stop::{StopDesign, StopRule};
 
 use crate::files::read_text;
+use crate::hash::stable_hash;
 use crate::log::GameId;
 use crate::variant_files;
 
@@ -156,20 +159,6 @@ pub struct Experiment {
     /// (`eval params.toml`, `eval params.toml > base.toml`, `eval default`)
     /// and the book (`book openings.epd`). Logged in the manifest.
     pub inputs: BTreeMap<String, u64>,
-}
-
-/// FNV-1a, stable across Rust versions (unlike `DefaultHasher`).
-pub fn stable_hash(bytes: &[u8]) -> u64 {
-    fnv1a(None, bytes)
-}
-
-/// FNV-1a of `bytes` continued from `state` (`None`: from the start).
-fn fnv1a(state: Option<u64>, bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(state.unwrap_or(0xcbf2_9ce4_8422_2325), |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        })
 }
 
 struct Ctx<'a> {

@@ -4,66 +4,15 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use polars::prelude::*;
 
-use super::id::GameId;
+use super::chunks::{Chunk, Table, parse_chunk_name};
+use super::error::{LogError, damaged};
+use super::id::{GameId, game_seed};
 use super::manifest::{LogDir, open_log};
-use super::read::{LogError, damaged};
 use super::schema::col;
-use super::{GAMES_DIR, MOVES_DIR};
-use crate::game::game_seed;
-
-/// The two tables of a log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Table {
-    Games,
-    Moves,
-}
-
-impl Table {
-    /// The table's folder in a log directory.
-    pub fn dir_name(self) -> &'static str {
-        match self {
-            Table::Games => GAMES_DIR,
-            Table::Moves => MOVES_DIR,
-        }
-    }
-}
-
-/// The start of shard `shard`'s chunk names.
-pub(crate) fn shard_prefix(shard: u32) -> String {
-    format!("part-s{shard}-")
-}
-
-/// A chunk's file name: `part-sI-NNNNNN.parquet`.
-pub fn chunk_name(shard: u32, number: u32) -> String {
-    format!("{}{number:06}.parquet", shard_prefix(shard))
-}
-
-/// Shard and chunk number of a chunk's file name; `None` for any other name.
-pub fn parse_chunk_name(name: &str) -> Option<(u32, u32)> {
-    let rest = name.strip_prefix("part-s")?.strip_suffix(".parquet")?;
-    let (shard, number) = rest.split_once('-')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(shard) || !digits(number) {
-        return None;
-    }
-    let parsed = (shard.parse().ok()?, number.parse().ok()?);
-    // One spelling per chunk (no `part-s00-…`, no short numbers).
-    (chunk_name(parsed.0, parsed.1) == name).then_some(parsed)
-}
-
-/// One chunk file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chunk {
-    pub path: PathBuf,
-    /// Which of the listed log directories it is in.
-    pub dir: usize,
-    pub shard: u32,
-    pub number: u32,
-}
 
 /// A log's chunks, listed and checked (see [`list_chunks`]).
 #[derive(Debug)]
@@ -309,29 +258,5 @@ impl LogFiles {
     /// The directory a chunk is in.
     pub fn dir_of(&self, chunk: &Chunk) -> &Path {
         &self.logs[chunk.dir].dir
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunk_names_have_one_spelling() {
-        assert_eq!(chunk_name(3, 12), "part-s3-000012.parquet");
-        assert_eq!(parse_chunk_name("part-s3-000012.parquet"), Some((3, 12)));
-        assert_eq!(
-            parse_chunk_name("part-s3-1234567.parquet"),
-            Some((3, 1_234_567))
-        );
-        for bad in [
-            "part-s03-000012.parquet",
-            "part-s3-12.parquet",
-            "part-s-1-000012.parquet",
-            "part-s3-000012.parquet.bak",
-            "games.parquet",
-        ] {
-            assert_eq!(parse_chunk_name(bad), None, "{bad}");
-        }
     }
 }

@@ -3,6 +3,7 @@
 //! bit layout; writers encode with [`GameId::encode`], readers decode with
 //! [`GameId::decode`] (or the polars expressions below).
 
+use pocketlab_core::types::splitmix;
 use polars::prelude::{Expr, lit};
 
 /// Which game of an experiment: matchup, colour-swapped pair, and whether
@@ -73,6 +74,17 @@ impl From<GameId> for u64 {
     fn from(id: GameId) -> u64 {
         id.encode()
     }
+}
+
+/// The identity of a game: matchup, pair, and which army has White
+/// (encoded by [`GameId`]).
+pub fn game_id(matchup: usize, pair: u64, b_is_white: bool) -> u64 {
+    GameId::new(matchup as u32, pair, b_is_white).encode()
+}
+
+/// Seed of one game (engine noise), from the master seed and the game's identity.
+pub fn game_seed(master: u64, id: u64) -> u64 {
+    splitmix(master ^ splitmix(id))
 }
 
 #[cfg(test)]

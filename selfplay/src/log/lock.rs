@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::read::LogError;
+use super::error::LogError;
 use super::{LOCKS_DIR, sync_dir};
 
 /// This process, as other writers are told about it: `host pid`.

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::read::LogError;
+use super::error::LogError;
 use super::write::write_new;
-use super::{EXPERIMENT_FILE, MANIFEST_FILE, SCHEMA_VERSION, sync_dir};
-use crate::experiment::{Experiment, stable_hash};
+use super::{EXPERIMENT_FILE, MANIFEST_FILE, sync_dir};
 use crate::files::read_text;
+use crate::hash::stable_hash;
 
 /// What a log directory holds. A resumed run must match it in everything
 /// that decides a game: the experiment text, every input file it names
@@ -41,7 +41,7 @@ pub struct Manifest {
     pub inputs: BTreeMap<String, String>,
 }
 
-fn hex(hash: u64) -> String {
+pub(crate) fn hex(hash: u64) -> String {
     format!("{hash:016x}")
 }
 
@@ -74,26 +74,6 @@ impl Change {
 }
 
 impl Manifest {
-    /// The manifest of a run of `exp` with this build.
-    pub fn for_experiment(exp: &Experiment) -> Manifest {
-        Manifest {
-            experiment: exp.name.clone(),
-            experiment_hash: hex(exp.source_hash),
-            schema_version: SCHEMA_VERSION,
-            code_version: crate::code_version(),
-            seed: exp.seed,
-            variant: exp.variant.name.clone(),
-            rule_overrides: exp.rule_overrides.clone(),
-            experiment_dir: exp.dir.display().to_string(),
-            engine_version: Some(pocketlab_core::engine::ENGINE_VERSION),
-            inputs: exp
-                .inputs
-                .iter()
-                .map(|(k, &v)| (k.clone(), hex(v)))
-                .collect(),
-        }
-    }
-
     /// What differs between the run this manifest describes (`self`) and
     /// the one a log was started with (`logged`), in words; empty if a game
     /// played now equals the logged game of the same id.
@@ -274,38 +254,10 @@ pub fn open_log(dir: &Path) -> Result<LogDir, LogError> {
     })
 }
 
-impl LogDir {
-    /// The experiment as it ran: the logged text, its relative paths
-    /// resolved where the experiment file was (else beside the log).
-    pub fn experiment(&self) -> Result<Experiment, crate::ExperimentError> {
-        let base = Path::new(&self.manifest.experiment_dir);
-        let base = if self.manifest.experiment_dir.is_empty() || !base.is_dir() {
-            self.dir.as_path()
-        } else {
-            base
-        };
-        let label = self.dir.join(EXPERIMENT_FILE).display().to_string();
-        Experiment::parse(&label, &self.experiment_text, base)
-    }
-
-    /// What changed since the run among the inputs the experiment names
-    /// (variant files, parameters, book) and the engine: empty if the
-    /// logged games can be replayed as they were played.
-    pub fn changes_since_run(&self, exp: &Experiment) -> Vec<String> {
-        Manifest::for_experiment(exp).differences(&self.manifest)
-    }
-
-    /// What changed since the run in the rules alone (variant files, the
-    /// schema): empty if the logged moves read back as they were played,
-    /// whatever engine this build has.
-    pub fn rule_changes_since_run(&self, exp: &Experiment) -> Vec<String> {
-        Manifest::for_experiment(exp).rule_differences(&self.manifest)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::log::SCHEMA_VERSION;
 
     fn manifest(engine_version: u32, inputs: &[(&str, &str)]) -> Manifest {
         Manifest {

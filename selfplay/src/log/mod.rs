@@ -20,11 +20,12 @@
 //! resuming deletes. One process per shard, enforced by `locks/`.
 //!
 //! Readers ([`read_games`], [`read_moves`], the report's polars scans via
-//! [`LogFiles::scan`], `pocketlab check`) validate what they read: the
+//! [`LogFiles::scan`], [`crate::check`]) validate what they read: the
 //! manifest against `experiment.toml`, every chunk a regular non-empty
 //! Parquet file of this experiment's games, each game id once.
 
-mod check;
+mod chunks;
+mod error;
 mod files;
 mod id;
 mod lock;
@@ -36,12 +37,14 @@ pub(crate) mod write;
 use std::fs::File;
 use std::path::Path;
 
-pub use check::{CheckReport, check_log};
-pub use files::{Chunk, LogFiles, Table, chunk_name, list_chunks, parse_chunk_name};
-pub use id::GameId;
+pub use chunks::{Chunk, Table, chunk_name, parse_chunk_name};
+pub use error::LogError;
+pub use files::{LogFiles, list_chunks};
+pub use id::{GameId, game_id, game_seed};
 pub use lock::{ShardLock, TEMP_PREFIX};
+pub(crate) use manifest::hex;
 pub use manifest::{LogDir, Manifest, VARIANT_INPUT, open_log};
-pub use read::{LogError, read_game_chunks, read_games, read_move_chunks, read_moves};
+pub use read::{read_game_chunks, read_games, read_move_chunks, read_moves};
 pub use schema::{GameRecord, MoveRecord, SCHEMA_VERSION, SprtAccepted, Termination};
 pub use write::ChunkWriter;
 

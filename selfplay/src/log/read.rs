@@ -5,61 +5,17 @@
 use std::fs::File;
 use std::path::Path;
 
-use polars::prelude::*;
-use thiserror::Error;
-
-use super::files::{Chunk, list_chunks};
+use super::chunks::Chunk;
+use super::error::{LogError, damaged};
+use super::files::list_chunks;
 use super::schema::{GameRecord, MoveRecord, SCHEMA_VERSION, SprtAccepted, Termination, col};
-
-#[derive(Debug, Error)]
-pub enum LogError {
-    #[error("{file}: {reason}")]
-    Io { file: String, reason: String },
-    #[error("{file}: damaged or not a pocketlab log file: {reason}")]
-    Damaged { file: String, reason: String },
-    #[error("log directory {dir}: {reason}")]
-    Mismatch { dir: String, reason: String },
-    #[error(
-        "{file}: this shard of the log is being written by {holder}; two writers would lose \
-         and duplicate games. Wait for it to finish, or use another --out directory (a holder \
-         that died releases the lock by itself)"
-    )]
-    Busy { file: String, holder: String },
-    #[error(
-        "game {game} is logged twice, in {first} and in {second}: the log was copied into \
-         itself or written by two processes; move one of the two files out of the log \
-         (`pocketlab check` lists every problem)"
-    )]
-    Duplicate {
-        game: String,
-        first: String,
-        second: String,
-    },
-    #[error("{file} exists already: another process wrote it; refusing to overwrite it")]
-    Exists { file: String },
-}
-
-impl LogError {
-    pub(crate) fn io(path: &Path, e: &std::io::Error) -> LogError {
-        LogError::Io {
-            file: path.display().to_string(),
-            reason: e.to_string(),
-        }
-    }
-}
+use polars::prelude::*;
 
 fn read_frame(path: &Path) -> Result<DataFrame, LogError> {
     let file = File::open(path).map_err(|e| LogError::io(path, &e))?;
     ParquetReader::new(file)
         .finish()
         .map_err(|e| damaged(path, e))
-}
-
-pub(crate) fn damaged(path: &Path, e: impl std::fmt::Display) -> LogError {
-    LogError::Damaged {
-        file: path.display().to_string(),
-        reason: e.to_string(),
-    }
 }
 
 struct Frame<'a> {

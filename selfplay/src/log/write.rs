@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use super::files::{Table, chunk_name, parse_chunk_name, shard_prefix};
+use super::chunks::{Table, chunk_name, parse_chunk_name, shard_prefix};
+use super::error::LogError;
 use super::lock::{ShardLock, TEMP_PREFIX, temp_path};
-use super::read::LogError;
 use super::schema::{GameRecord, MoveRecord, SCHEMA_VERSION, col};
 use super::sync_dir;
 

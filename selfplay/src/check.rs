@@ -1,4 +1,5 @@
-//! `pocketlab check`: every problem of a log at once, each with its fix.
+//! `pocketlab check`: every problem of a log at once, each with its fix,
+//! the experiment it ran included (can its moves still be read back?).
 //! Unlike the readers, which stop at the first problem, this reads every
 //! file whole and goes on.
 
@@ -7,10 +8,10 @@ use std::fmt;
 use std::fs::{self, File, TryLockError};
 use std::path::Path;
 
-use super::files::{Chunk, Table, parse_chunk_name};
-use super::manifest::open_log;
-use super::read::{read_game_chunks, read_move_chunks};
-use super::{LOCKS_DIR, TEMP_PREFIX};
+use crate::log::{
+    Chunk, LOCKS_DIR, TEMP_PREFIX, Table, game_seed, open_log, parse_chunk_name, read_game_chunks,
+    read_move_chunks,
+};
 
 /// One thing wrong with a log, and how to recover.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +162,7 @@ pub fn check_log(dir: &Path) -> CheckReport {
     // Games: readable, of this experiment, each id once.
     let mut first_file: HashMap<u64, String> = HashMap::new();
     let mut plies_of: HashMap<(u32, u32), HashMap<u64, u32>> = HashMap::new();
-    let expected_seed = |id| crate::game::game_seed(log.manifest.seed, id);
+    let expected_seed = |id| game_seed(log.manifest.seed, id);
     for ((table, shard, number), chunk) in &chunks {
         if *table != Table::Games {
             continue;
