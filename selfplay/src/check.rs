@@ -9,8 +9,8 @@ use std::fs::{self, File, TryLockError};
 use std::path::Path;
 
 use crate::log::{
-    Chunk, LOCKS_DIR, TEMP_PREFIX, Table, game_seed, open_log, parse_chunk_name, read_game_chunks,
-    read_move_chunks,
+    Chunk, LOCKS_DIR, LogDir, TEMP_PREFIX, Table, game_seed, open_log, parse_chunk_name,
+    read_game_chunks, read_move_chunks,
 };
 
 /// One thing wrong with a log, and how to recover.
@@ -81,7 +81,26 @@ pub fn check_log(dir: &Path) -> CheckReport {
             return report;
         }
     };
-    let moves_logged = match log.experiment() {
+    let moves_logged = check_experiment(&log, &mut report);
+    notes_on_writers(dir, &mut report);
+    let chunks = list_all_chunks(dir, &mut report);
+    let plies_of = check_games(&log, &chunks, &mut report);
+    check_moves(&chunks, &plies_of, &mut report);
+    if moves_logged {
+        check_moves_present(&chunks, &plies_of, &mut report);
+    }
+    report
+}
+
+/// Every chunk file of a log by table, shard and number.
+type Chunks = BTreeMap<(Table, u32, u32), Chunk>;
+/// Plies of each game (by id) in each games chunk (by shard and number).
+type PliesByChunk = HashMap<(u32, u32), HashMap<u64, u32>>;
+
+/// The experiment as logged: does it still load, and have its inputs
+/// changed since the run? Returns whether it logs moves.
+fn check_experiment(log: &LogDir, report: &mut CheckReport) -> bool {
+    match log.experiment() {
         Ok(exp) => {
             let changes = log.changes_since_run(&exp);
             if !changes.is_empty() {
@@ -109,10 +128,13 @@ pub fn check_log(dir: &Path) -> CheckReport {
             );
             true
         }
-    };
-    notes_on_writers(dir, &mut report);
+    }
+}
 
-    let mut chunks: BTreeMap<(Table, u32, u32), Chunk> = BTreeMap::new();
+/// The chunk files of both tables, each a regular non-empty file with a
+/// chunk's name.
+fn list_all_chunks(dir: &Path, report: &mut CheckReport) -> Chunks {
+    let mut chunks = Chunks::new();
     for table in [Table::Games, Table::Moves] {
         let d = dir.join(table.dir_name());
         let Ok(entries) = fs::read_dir(&d) else {
@@ -158,12 +180,16 @@ pub fn check_log(dir: &Path) -> CheckReport {
             }
         }
     }
+    chunks
+}
 
-    // Games: readable, of this experiment, each id once.
+/// Games chunks: readable, of this experiment, each game id once. Returns
+/// each chunk's plies per game, for its moves chunk.
+fn check_games(log: &LogDir, chunks: &Chunks, report: &mut CheckReport) -> PliesByChunk {
     let mut first_file: HashMap<u64, String> = HashMap::new();
-    let mut plies_of: HashMap<(u32, u32), HashMap<u64, u32>> = HashMap::new();
+    let mut plies_of = PliesByChunk::new();
     let expected_seed = |id| game_seed(log.manifest.seed, id);
-    for ((table, shard, number), chunk) in &chunks {
+    for ((table, shard, number), chunk) in chunks {
         if *table != Table::Games {
             continue;
         }
@@ -212,9 +238,12 @@ pub fn check_log(dir: &Path) -> CheckReport {
             games.iter().map(|g| (g.game_id, g.plies)).collect(),
         );
     }
+    plies_of
+}
 
-    // Moves: beside their games chunk, of its games, all plies there.
-    for ((table, shard, number), chunk) in &chunks {
+/// Moves chunks: beside their games chunk, of its games, all plies there.
+fn check_moves(chunks: &Chunks, plies_of: &PliesByChunk, report: &mut CheckReport) {
+    for ((table, shard, number), chunk) in chunks {
         if *table != Table::Moves {
             continue;
         }
@@ -272,21 +301,22 @@ pub fn check_log(dir: &Path) -> CheckReport {
             );
         }
     }
-    if moves_logged {
-        for (shard, number) in plies_of.keys() {
-            let has_moves = chunks.contains_key(&(Table::Moves, *shard, *number));
-            let needs_moves = plies_of[&(*shard, *number)].values().any(|&p| p > 0);
-            if !has_moves && needs_moves {
-                let games = &chunks[&(Table::Games, *shard, *number)].path;
-                report.problem(
-                    format!("{}: its moves chunk is missing", games.display()),
-                    "PGN export and replays skip its games; to get them back, delete the games \
-                     chunk and resume the run (its games are played again, identically)",
-                );
-            }
+}
+
+/// Games chunks whose moves chunk is missing (in a log that logs moves).
+fn check_moves_present(chunks: &Chunks, plies_of: &PliesByChunk, report: &mut CheckReport) {
+    for (shard, number) in plies_of.keys() {
+        let has_moves = chunks.contains_key(&(Table::Moves, *shard, *number));
+        let needs_moves = plies_of[&(*shard, *number)].values().any(|&p| p > 0);
+        if !has_moves && needs_moves {
+            let games = &chunks[&(Table::Games, *shard, *number)].path;
+            report.problem(
+                format!("{}: its moves chunk is missing", games.display()),
+                "PGN export and replays skip its games; to get them back, delete the games \
+                 chunk and resume the run (its games are played again, identically)",
+            );
         }
     }
-    report
 }
 
 /// Live writers (held shard locks) and leftover temporary files.

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::config::TrainingFile;
 use super::samples::{FeatureSpace, samples_from_log};
 use pocketlab_selfplay::files::replace_whole;
-use pocketlab_stats::logistic::{FitSettings, fit};
+use pocketlab_stats::logistic::{FitSettings, Sample, fit};
 
 /// One learned value with its bootstrap interval (centipawns).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -198,38 +198,90 @@ pub fn train(
         std::fs::create_dir_all(&gdir)?;
         let fit_path = gdir.join("fit.toml");
         let next_params = generation_dir(root, g + 1).join("params.toml");
-        if fit_path.exists() && next_params.exists() {
-            let fit: GenerationFit = toml::from_str(&std::fs::read_to_string(&fit_path)?)
-                .with_context(|| format!("{}: damaged generation record", fit_path.display()))?;
-            converged = settled(&fit, file, g);
-            fits.push(fit);
-            params_path = next_params;
-            if converged {
-                break;
+        let record = if fit_path.exists() && next_params.exists() {
+            toml::from_str(&std::fs::read_to_string(&fit_path)?)
+                .with_context(|| format!("{}: damaged generation record", fit_path.display()))?
+        } else {
+            let generation = Generation {
+                file,
+                spec: &spec,
+                variant: &variant,
+                space: &space,
+                root,
+                g,
+            };
+            let params = super::load_params(&params_path)?;
+            let exp = generation.play(&params_path, threads, quiet)?;
+            let record = generation.fit(&exp, &params)?;
+            std::fs::create_dir_all(generation_dir(root, g + 1))?;
+            let next = next_params_of(&params, &record);
+            replace_whole(&next_params, next.to_toml().as_bytes())?;
+            // The fit record is written last: it marks the generation as done.
+            replace_whole(&fit_path, toml::to_string(&record)?.as_bytes())?;
+            if !quiet {
+                eprintln!(
+                    "generation {g}: {} positions from {} games, loss {:.4} -> {:.4}, largest \
+                     change {:.2} pawns",
+                    record.samples,
+                    record.games,
+                    record.loss_before,
+                    record.loss_after,
+                    record.largest_change_pawns
+                );
             }
-            continue;
+            record
+        };
+        converged = settled(&record, file, g);
+        fits.push(record);
+        params_path = next_params;
+        if converged {
+            break;
         }
+    }
+    Ok(TrainingOutcome {
+        fits,
+        final_params: params_path,
+        initial_params,
+        converged,
+        dir: root.to_path_buf(),
+    })
+}
+
+/// One generation of a training run, before it is played.
+struct Generation<'a> {
+    file: &'a TrainingFile,
+    spec: &'a str,
+    variant: &'a Variant,
+    space: &'a FeatureSpace,
+    root: &'a Path,
+    g: u32,
+}
+
+impl Generation<'_> {
+    /// Plays (or resumes) the generation's games with the parameters at
+    /// `params_path`, copied into its directory; returns its experiment.
+    fn play(&self, params_path: &Path, threads: usize, quiet: bool) -> anyhow::Result<Experiment> {
+        let (file, g) = (self.file, self.g);
+        let gdir = generation_dir(self.root, g);
         // Generation g > 0 finds its parameters already in place (written by
         // g - 1); copying a file onto itself would truncate it.
         let own_params = gdir.join("params.toml");
         if params_path != own_params {
             replace_whole(
                 &own_params,
-                std::fs::read_to_string(&params_path)?.as_bytes(),
+                std::fs::read_to_string(params_path)?.as_bytes(),
             )?;
         }
-        let params = super::load_params(&params_path)?;
         let mut rng = ChaCha8Rng::seed_from_u64(file.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9));
-        let mut armies = random_armies(&variant, file.random_armies, &mut rng);
+        let mut armies = random_armies(self.variant, file.random_armies, &mut rng);
         // Some armies stay the variant's own, so the positions of the game
         // as designed (and its mutation choices) are among the samples.
         let own = (file.random_armies as f64 * file.own_army_share).round() as usize;
         armies.iter_mut().take(own).for_each(BTreeMap::clear);
-        let exp_text = generation_experiment(file, &spec, g, &armies);
+        let exp_text = generation_experiment(file, self.spec, g, &armies);
         let exp_path = gdir.join("experiment.toml");
-        std::fs::write(&exp_path, &exp_text)?;
+        replace_whole(&exp_path, exp_text.as_bytes())?;
         let exp = Experiment::parse(&exp_path.display().to_string(), &exp_text, &gdir)?;
-        let log = gdir.join("log");
         if !quiet {
             eprintln!(
                 "generation {g}: playing {} games with {}",
@@ -238,7 +290,7 @@ pub fn train(
             );
         }
         let options = RunOptions {
-            out_dir: log.clone(),
+            out_dir: gdir.join("log"),
             threads,
             shard: Shard::WHOLE,
             quiet,
@@ -248,21 +300,23 @@ pub fn train(
             !summary.interrupted,
             "generation {g} was interrupted; run the same command to resume"
         );
+        Ok(exp)
+    }
 
-        // Every generation's games so far, not only this one's: one
-        // generation alone gives values that jump by their sampling noise
-        // (about ±0.4 pawns for 800 games); pooled, the noise shrinks as
-        // games accumulate and the values settle. Positions are scored by
-        // outcome, so games played with older values remain valid samples.
-        let eval = Evaluator::new(&exp.variant, &params);
+    /// Every generation's quiet positions so far, not only this one's: one
+    /// generation alone gives values that jump by their sampling noise
+    /// (about ±0.4 pawns for 800 games); pooled, the noise shrinks as games
+    /// accumulate and the values settle. Positions are scored by outcome,
+    /// so games played with older values remain valid samples.
+    fn pooled_samples(&self, exp: &Experiment, eval: &Evaluator) -> anyhow::Result<Vec<Sample>> {
         let mut samples = Vec::new();
         let mut sources = Vec::new();
-        for earlier in 0..=g {
+        for earlier in 0..=self.g {
             let more = samples_from_log(
-                &generation_dir(root, earlier).join("log"),
+                &generation_dir(self.root, earlier).join("log"),
                 &exp.variant,
-                &eval,
-                &space,
+                eval,
+                self.space,
             )?;
             sources.extend(std::iter::repeat_n(earlier, more.len()));
             samples.extend(more);
@@ -300,8 +354,17 @@ pub fn train(
         }
         anyhow::ensure!(
             !samples.is_empty(),
-            "generation {g}: no quiet position logged (raise pairs_per_generation)"
+            "generation {}: no quiet position logged (raise pairs_per_generation)",
+            self.g
         );
+        Ok(samples)
+    }
+
+    /// Fits the values to the pooled positions: the generation's record.
+    fn fit(&self, exp: &Experiment, params: &EvalParams) -> anyhow::Result<GenerationFit> {
+        let (file, g, space) = (self.file, self.g, self.space);
+        let eval = Evaluator::new(&exp.variant, params);
+        let samples = self.pooled_samples(exp, &eval)?;
         let prior = space.prior(&eval);
         let settings = FitSettings {
             regularization: file.regularization,
@@ -309,7 +372,7 @@ pub fn train(
             bootstrap: file.bootstrap,
             seed: file.seed.wrapping_add(u64::from(g)),
             // The first pawn-like piece's board value is the unit.
-            anchor: space.kinds.iter().position(|&t| variant.is_pawn(t)),
+            anchor: space.kinds.iter().position(|&t| self.variant.is_pawn(t)),
         };
         let result = fit(&samples, &prior, &settings);
         let n = space.kinds.len();
@@ -318,11 +381,11 @@ pub fn train(
             low: result.intervals[i].0,
             high: result.intervals[i].1,
         };
-        let letter = |i: usize| variant.letter(space.kinds[i % n]).to_string();
+        let letter = |i: usize| self.variant.letter(space.kinds[i % n]).to_string();
         let largest_change_pawns = (0..n)
             .map(|i| (result.values[i] - prior[i]).abs() / 100.0)
             .fold(0.0, f64::max);
-        let record = GenerationFit {
+        Ok(GenerationFit {
             generation: g,
             games: result.games,
             samples: result.samples,
@@ -333,41 +396,18 @@ pub fn train(
             pocket: (n..2 * n).map(|i| (letter(i), learned(i))).collect(),
             largest_change_pawns,
             fit_converged: result.converged,
-        };
-        let mut next = params.clone();
-        for (l, v) in &record.board {
-            next.piece_values.insert(l.clone(), v.value.round() as i32);
-        }
-        for (l, v) in &record.pocket {
-            next.pocket_values.insert(l.clone(), v.value.round() as i32);
-        }
-        std::fs::create_dir_all(generation_dir(root, g + 1))?;
-        replace_whole(&next_params, next.to_toml().as_bytes())?;
-        // The fit record is written last: it marks the generation as done.
-        replace_whole(&fit_path, toml::to_string(&record)?.as_bytes())?;
-        if !quiet {
-            eprintln!(
-                "generation {g}: {} positions from {} games, loss {:.4} -> {:.4}, largest change {:.2} pawns",
-                record.samples,
-                record.games,
-                record.loss_before,
-                record.loss_after,
-                largest_change_pawns
-            );
-        }
-        let done = settled(&record, file, g);
-        fits.push(record);
-        params_path = next_params;
-        if done {
-            converged = true;
-            break;
-        }
+        })
     }
-    Ok(TrainingOutcome {
-        fits,
-        final_params: params_path,
-        initial_params,
-        converged,
-        dir: root.to_path_buf(),
-    })
+}
+
+/// The next generation's parameters: `params` with the learned values.
+fn next_params_of(params: &EvalParams, record: &GenerationFit) -> EvalParams {
+    let mut next = params.clone();
+    for (l, v) in &record.board {
+        next.piece_values.insert(l.clone(), v.value.round() as i32);
+    }
+    for (l, v) in &record.pocket {
+        next.pocket_values.insert(l.clone(), v.value.round() as i32);
+    }
+    next
 }

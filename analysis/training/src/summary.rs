@@ -25,12 +25,63 @@ const PUBLISHED: &[(char, f64, f64)] = &[
 /// Difference (pawns) between learned and direct relative values worth a remark.
 const DISAGREEMENT_PAWNS: f64 = 0.25;
 
+/// The report's training section: the learned values of the last
+/// generation beside the direct matches, with what they suggest.
 pub fn summarize(
     outcome: &TrainingOutcome,
     variant: &Variant,
     direct: &[Report],
     validation: Option<&Report>,
 ) -> TrainingSummary {
+    let mut pieces = learned_pieces(outcome, variant);
+    let class_means = set_relative_values(&mut pieces, direct);
+    let findings = findings(&pieces, &class_means);
+    let published = PUBLISHED
+        .iter()
+        .filter_map(|&(c, k, a)| {
+            let learned = pieces.iter().find(|p| p.letter == c.to_string())?.value;
+            Some(PublishedValue {
+                letter: c.to_string(),
+                learned,
+                kaufman_1999: k,
+                alphazero_2020: a,
+            })
+        })
+        .collect();
+
+    let direct_verdicts: Vec<_> = direct
+        .iter()
+        .flat_map(|r| &r.groups)
+        .flat_map(|g| &g.pairs)
+        .collect();
+    TrainingSummary {
+        generations: outcome.fits.len(),
+        converged: outcome.converged,
+        history: outcome
+            .fits
+            .iter()
+            .map(|f| {
+                (
+                    f.generation,
+                    f.board
+                        .iter()
+                        .map(|(l, v)| (l.clone(), v.value / 100.0))
+                        .collect(),
+                )
+            })
+            .collect(),
+        suggested_classes: suggest_classes(&pieces),
+        proposal: pocketlab_report::proposal::propose(&pieces, &direct_verdicts),
+        findings,
+        published,
+        validation: validation.and_then(validation_match),
+        pieces,
+        final_params: outcome.final_params.display().to_string(),
+    }
+}
+
+/// The last generation's values, one per piece, by class then value.
+fn learned_pieces(outcome: &TrainingOutcome, variant: &Variant) -> Vec<LearnedPiece> {
     let last = outcome.fits.last();
     let mut pieces: Vec<LearnedPiece> = Vec::new();
     if let Some(fit) = last {
@@ -58,7 +109,12 @@ pub fn summarize(
         }
     }
     pieces.sort_by(|a, b| a.class.cmp(&b.class).then(a.value.total_cmp(&b.value)));
+    pieces
+}
 
+/// Sets each piece's value relative to its class mean, learned and from
+/// the direct matches (as their ratings are); returns the class means.
+fn set_relative_values(pieces: &mut [LearnedPiece], direct: &[Report]) -> BTreeMap<u8, f64> {
     // Relative to the class mean, as the direct-match ratings are.
     let mut class_means: BTreeMap<u8, f64> = BTreeMap::new();
     for class in pieces
@@ -93,14 +149,20 @@ pub fn summarize(
                 })
         })
         .collect();
-    for p in &mut pieces {
+    for p in pieces.iter_mut() {
         p.learned_relative = p
             .class
             .and_then(|c| class_means.get(&c))
             .map_or(0.0, |m| p.value - m);
         p.direct_relative = direct_ratings.get(&p.letter).copied();
     }
+    class_means
+}
 
+/// What the learned values say, in sentences: pieces not measured, pieces
+/// nearer another class, disagreements with direct matches, and the
+/// orthodox ordering as a sanity check.
+fn findings(pieces: &[LearnedPiece], class_means: &BTreeMap<u8, f64>) -> Vec<String> {
     let mut findings = Vec::new();
     let unmeasured: Vec<String> = pieces
         .iter()
@@ -157,48 +219,7 @@ pub fn summarize(
             "Sanity check failed: the learned orthodox values do not follow pawn < knight, bishop < rook < queen; more games are needed.".to_owned()
         });
     }
-    let published = PUBLISHED
-        .iter()
-        .filter_map(|&(c, k, a)| {
-            let learned = pieces.iter().find(|p| p.letter == c.to_string())?.value;
-            Some(PublishedValue {
-                letter: c.to_string(),
-                learned,
-                kaufman_1999: k,
-                alphazero_2020: a,
-            })
-        })
-        .collect();
-
-    let direct_verdicts: Vec<_> = direct
-        .iter()
-        .flat_map(|r| &r.groups)
-        .flat_map(|g| &g.pairs)
-        .collect();
-    TrainingSummary {
-        generations: outcome.fits.len(),
-        converged: outcome.converged,
-        history: outcome
-            .fits
-            .iter()
-            .map(|f| {
-                (
-                    f.generation,
-                    f.board
-                        .iter()
-                        .map(|(l, v)| (l.clone(), v.value / 100.0))
-                        .collect(),
-                )
-            })
-            .collect(),
-        suggested_classes: suggest_classes(&pieces),
-        proposal: pocketlab_report::proposal::propose(&pieces, &direct_verdicts),
-        findings,
-        published,
-        validation: validation.and_then(validation_match),
-        pieces,
-        final_params: outcome.final_params.display().to_string(),
-    }
+    findings
 }
 
 /// Pieces sorted by value, grouped while every member's interval shares a

@@ -5,13 +5,17 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
+use pocketlab_core::Variant;
 use pocketlab_core::engine::{Activation, EvalParams, Views};
+use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::log::open_log;
 
 use pocketlab_training::labels::{LabelSearch, SearchScores};
 use pocketlab_training::load_params;
 use pocketlab_training::network::{NetworkOptions, fit_network, label_positions};
-use pocketlab_training::texel::{SquareOptions, TexelData, TexelOptions, tune, tune_squares};
+use pocketlab_training::texel::{
+    SquareOptions, TexelData, TexelOptions, TexelOutcome, tune, tune_squares,
+};
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
@@ -123,9 +127,52 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         None => EvalParams::default(),
         Some(path) => load_params(path)?,
     };
+    check_weight_prefixes(&args.weights, &start)?;
+    let exp = open_log(&args.logs[0])?.experiment()?;
+    let variant = &exp.variant;
+    let data = TexelData::from_logs(&args.logs, variant, &start)?;
+    let (train, held_out) = data.sizes();
+    println!(
+        "variant {}: {train} quiet positions to fit, {held_out} held out (one game pair in ten)",
+        variant.name
+    );
+    let (outcome, label_fit) = if args.network {
+        fit_network_to_labels(args, &data, variant, &start)?
+    } else if args.squares {
+        let options = SquareOptions {
+            epochs: args.epochs.unwrap_or(400) as usize,
+            ridge: args.ridge,
+            ..SquareOptions::default()
+        };
+        let fit = tune_squares(&data, variant, &start, &options, |epoch, error| {
+            if epoch % 25 == 0 {
+                println!("epoch {epoch:>5}  error {error:.6}");
+            }
+        });
+        (fit, None)
+    } else {
+        let options = TexelOptions {
+            first_step: args.step,
+            max_passes: args.max_passes as usize,
+            only: args.weights.clone(),
+        };
+        let fit = tune(&data, variant, &start, &options, |pass, step, error| {
+            println!("pass {pass:>3}  step {step:>3}  error {error:.6}");
+        });
+        (fit, None)
+    };
+    print_outcome(&outcome, label_fit);
+    let mut text = file_header(args, &variant.name, train, &outcome, label_fit);
+    text += &outcome.params.to_toml();
+    replace_whole(&args.out, text.as_bytes())?;
+    println!("tuned parameters: {}", args.out.display());
+    Ok(())
+}
+
+/// Refuses a `--weights` prefix that starts no weight's key.
+fn check_weight_prefixes(prefixes: &[String], start: &EvalParams) -> anyhow::Result<()> {
     let keys = start.weights();
-    if let Some(unknown) = args
-        .weights
+    if let Some(unknown) = prefixes
         .iter()
         .find(|w| !keys.iter().any(|(key, _)| key.starts_with(w.as_str())))
     {
@@ -137,122 +184,108 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
                 .join(", ")
         );
     }
-    let exp = open_log(&args.logs[0])?.experiment()?;
-    let variant = &exp.variant;
-    let data = TexelData::from_logs(&args.logs, variant, &start)?;
-    let (train, held_out) = data.sizes();
-    println!(
-        "variant {}: {train} quiet positions to fit, {held_out} held out (one game pair in ten)",
-        variant.name
-    );
-    let mut label_fit = None;
-    let outcome = if args.network {
-        let options = NetworkOptions {
-            hidden: args.hidden as usize,
-            views: args.views,
-            activation: args.activation,
-            epochs: args.epochs.unwrap_or(30) as usize,
-            seed: args.seed,
-            search_nodes: args.search_nodes,
-            search_share: args.search_share,
-            derived: args.derived as usize,
-            rate_drop: args.rate_drop,
-            mirror: args.mirror,
-            ..NetworkOptions::default()
-        };
-        let search = LabelSearch::new(variant, &start, args.search_nodes.unwrap_or(0));
-        let mut scores = match &args.labels {
-            Some(path) => SearchScores::read(path, search)?,
-            None => SearchScores::new(search),
-        };
-        if let Some(nodes) = args.search_nodes {
-            println!("labelling every position by a search of {nodes} nodes as well");
-            if let Some(path) = &args.labels {
-                println!(
-                    "{}: {} positions already scored by this search",
-                    path.display(),
-                    scores.len()
-                );
-            }
-        }
-        let mut last_write = Instant::now();
-        let labels = label_positions(
-            &data,
-            variant,
-            &start,
-            &options,
-            &mut scores,
-            |progress, scores| {
-                println!(
-                    "searched {} of {} positions",
-                    progress.searched, progress.to_search
-                );
-                // Kept as it goes, so a stopped labelling resumes
-                // about where it was.
-                if let Some(path) = &args.labels
-                    && last_write.elapsed().as_secs() >= 300
-                {
-                    scores.write(path)?;
-                    last_write = Instant::now();
-                }
-                Ok(())
-            },
-        )?;
-        if let Some(path) = &args.labels {
-            // Written before the fit: the labels are the costly part.
-            if scores.added() > 0 {
-                scores.write(path)?;
-            }
-            println!(
-                "{}: {} positions scored, {} of them new",
-                path.display(),
-                scores.len(),
-                scores.added()
-            );
-        }
-        if labels.train_derived + labels.held_out_derived > 0 {
-            println!(
-                "{} derived positions to fit, {} held out",
-                labels.train_derived, labels.held_out_derived
-            );
-        }
-        let outcome = fit_network(&labels, &data, variant, &start, &options, |r| {
-            println!(
-                "epoch {:>4}  error {:.6}  held out {:.6}",
-                r.epoch, r.train_error, r.held_out_error
-            );
-        });
-        println!(
-            "kept epoch {}: held-out error against the labels {:.6} -> {:.6}",
-            outcome.best_epoch, outcome.label_error_before, outcome.label_error_after
-        );
-        if args.search_nodes.is_some() {
-            // The labels are mostly the search's: the error against game
-            // results below is for comparison, not what was fitted.
-            label_fit = Some((outcome.label_error_before, outcome.label_error_after));
-        }
-        outcome.fit
-    } else if args.squares {
-        let options = SquareOptions {
-            epochs: args.epochs.unwrap_or(400) as usize,
-            ridge: args.ridge,
-            ..SquareOptions::default()
-        };
-        tune_squares(&data, variant, &start, &options, |epoch, error| {
-            if epoch % 25 == 0 {
-                println!("epoch {epoch:>5}  error {error:.6}");
-            }
-        })
-    } else {
-        let options = TexelOptions {
-            first_step: args.step,
-            max_passes: args.max_passes as usize,
-            only: args.weights.clone(),
-        };
-        tune(&data, variant, &start, &options, |pass, step, error| {
-            println!("pass {pass:>3}  step {step:>3}  error {error:.6}");
-        })
+    Ok(())
+}
+
+/// The held-out error against the search labels before and after a fit
+/// to them (`None`: the fit was to game results alone).
+type LabelFit = Option<(f64, f64)>;
+
+/// `--network`: labels the positions (by game result, and by search when
+/// asked, through the label file), then fits the network.
+fn fit_network_to_labels(
+    args: &TuneArgs,
+    data: &TexelData,
+    variant: &Variant,
+    start: &EvalParams,
+) -> anyhow::Result<(TexelOutcome, LabelFit)> {
+    let options = NetworkOptions {
+        hidden: args.hidden as usize,
+        views: args.views,
+        activation: args.activation,
+        epochs: args.epochs.unwrap_or(30) as usize,
+        seed: args.seed,
+        search_nodes: args.search_nodes,
+        search_share: args.search_share,
+        derived: args.derived as usize,
+        rate_drop: args.rate_drop,
+        mirror: args.mirror,
+        ..NetworkOptions::default()
     };
+    let search = LabelSearch::new(variant, start, args.search_nodes.unwrap_or(0));
+    let mut scores = match &args.labels {
+        Some(path) => SearchScores::read(path, search)?,
+        None => SearchScores::new(search),
+    };
+    if let Some(nodes) = args.search_nodes {
+        println!("labelling every position by a search of {nodes} nodes as well");
+        if let Some(path) = &args.labels {
+            println!(
+                "{}: {} positions already scored by this search",
+                path.display(),
+                scores.len()
+            );
+        }
+    }
+    let mut last_write = Instant::now();
+    let labels = label_positions(
+        data,
+        variant,
+        start,
+        &options,
+        &mut scores,
+        |progress, scores| {
+            println!(
+                "searched {} of {} positions",
+                progress.searched, progress.to_search
+            );
+            // Kept as it goes, so a stopped labelling resumes about where it was.
+            if let Some(path) = &args.labels
+                && last_write.elapsed().as_secs() >= 300
+            {
+                scores.write(path)?;
+                last_write = Instant::now();
+            }
+            Ok(())
+        },
+    )?;
+    if let Some(path) = &args.labels {
+        // Written before the fit: the labels are the costly part.
+        if scores.added() > 0 {
+            scores.write(path)?;
+        }
+        println!(
+            "{}: {} positions scored, {} of them new",
+            path.display(),
+            scores.len(),
+            scores.added()
+        );
+    }
+    if labels.train_derived + labels.held_out_derived > 0 {
+        println!(
+            "{} derived positions to fit, {} held out",
+            labels.train_derived, labels.held_out_derived
+        );
+    }
+    let outcome = fit_network(&labels, data, variant, start, &options, |r| {
+        println!(
+            "epoch {:>4}  error {:.6}  held out {:.6}",
+            r.epoch, r.train_error, r.held_out_error
+        );
+    });
+    println!(
+        "kept epoch {}: held-out error against the labels {:.6} -> {:.6}",
+        outcome.best_epoch, outcome.label_error_before, outcome.label_error_after
+    );
+    // With search labels the labels are mostly the search's: the error
+    // against game results is then for comparison, not what was fitted.
+    let label_fit = args
+        .search_nodes
+        .map(|_| (outcome.label_error_before, outcome.label_error_after));
+    Ok((outcome.fit, label_fit))
+}
+
+fn print_outcome(outcome: &TexelOutcome, label_fit: LabelFit) {
     println!(
         "scale k = {:.3}; mean squared error: fitted {:.6} -> {:.6}, held out {:.6} -> {:.6}",
         outcome.scale,
@@ -275,86 +308,95 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     for (key, before, after) in &outcome.changed {
         println!("  {key:<28} {before:>6} -> {after:>6}");
     }
+}
+
+/// The comment heading the written file: the command that made it and
+/// what the fit achieved.
+fn file_header(
+    args: &TuneArgs,
+    variant: &str,
+    positions: usize,
+    outcome: &TexelOutcome,
+    label_fit: LabelFit,
+) -> String {
+    let params = args
+        .params
+        .as_ref()
+        .map(|p| format!("--params {} ", p.display()))
+        .unwrap_or_default();
+    let logs = args
+        .logs
+        .iter()
+        .map(|l| l.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     let header = format!(
-        "# {} for {}: `pocketlab tune {}{}` ({train} positions, held-out error {:.6} -> \
-         {:.6}).\n",
+        "# {} for {variant}: `pocketlab tune {params}{}{logs}` ({positions} positions, held-out \
+         error {:.6} -> {:.6}).\n",
         if args.network {
             "Evaluation with a fitted network"
         } else {
             "Texel-tuned evaluation"
         },
-        variant.name,
-        [
-            args.params
-                .as_ref()
-                .map(|p| format!("--params {} ", p.display())),
-            Some(if args.network {
-                let search = args
-                    .search_nodes
-                    .map(|n| {
-                        format!(
-                            "--search-nodes {n} --search-share {} --derived {} ",
-                            args.search_share, args.derived
-                        )
-                    })
-                    .unwrap_or_default();
-                let mut fit = String::new();
-                if args.views != Views::default() {
-                    fit += &format!("--views {} ", args.views.name());
-                }
-                if args.activation != Activation::default() {
-                    fit += &format!("--activation {} ", args.activation.name());
-                }
-                if args.rate_drop < 1.0 {
-                    fit += &format!("--rate-drop {} ", args.rate_drop);
-                }
-                if args.mirror {
-                    fit += "--mirror ";
-                }
-                format!(
-                    "--network --hidden {} --epochs {} --seed {} {fit}{search}",
-                    args.hidden,
-                    args.epochs.unwrap_or(30),
-                    args.seed
-                )
-            } else if args.squares {
-                format!(
-                    "--squares --epochs {} --ridge {} ",
-                    args.epochs.unwrap_or(400),
-                    args.ridge
-                )
-            } else {
-                let only = if args.weights.is_empty() {
-                    String::new()
-                } else {
-                    format!("--weights {} ", args.weights.join(","))
-                };
-                format!(
-                    "--step {} --max-passes {} {only}",
-                    args.step, args.max_passes
-                )
-            }),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<String>(),
-        args.logs
-            .iter()
-            .map(|l| l.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" "),
+        method_options(args),
         outcome.held_out_error_before,
         outcome.held_out_error_after
     );
-    let header = match label_fit {
+    match label_fit {
         Some((before, after)) => format!(
             "{header}# Fitted to search labels: their held-out error {before:.6} -> {after:.6} \
              (the error above is against game results).\n"
         ),
         None => header,
-    };
-    std::fs::write(&args.out, header + &outcome.params.to_toml())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.out.display()))?;
-    println!("tuned parameters: {}", args.out.display());
-    Ok(())
+    }
+}
+
+/// The options of the fitting method, as the command line gave them.
+fn method_options(args: &TuneArgs) -> String {
+    if args.network {
+        let search = args
+            .search_nodes
+            .map(|n| {
+                format!(
+                    "--search-nodes {n} --search-share {} --derived {} ",
+                    args.search_share, args.derived
+                )
+            })
+            .unwrap_or_default();
+        let mut fit = String::new();
+        if args.views != Views::default() {
+            fit += &format!("--views {} ", args.views.name());
+        }
+        if args.activation != Activation::default() {
+            fit += &format!("--activation {} ", args.activation.name());
+        }
+        if args.rate_drop < 1.0 {
+            fit += &format!("--rate-drop {} ", args.rate_drop);
+        }
+        if args.mirror {
+            fit += "--mirror ";
+        }
+        format!(
+            "--network --hidden {} --epochs {} --seed {} {fit}{search}",
+            args.hidden,
+            args.epochs.unwrap_or(30),
+            args.seed
+        )
+    } else if args.squares {
+        format!(
+            "--squares --epochs {} --ridge {} ",
+            args.epochs.unwrap_or(400),
+            args.ridge
+        )
+    } else {
+        let only = if args.weights.is_empty() {
+            String::new()
+        } else {
+            format!("--weights {} ", args.weights.join(","))
+        };
+        format!(
+            "--step {} --max-passes {} {only}",
+            args.step, args.max_passes
+        )
+    }
 }

@@ -28,7 +28,7 @@ pub use crate::uci_player::{UciEngine, UciVariant};
 pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
 pub use engine::{DEFAULT_NODES, EngineSettings, Program};
 pub use file::DesignName;
-use file::{EngineFile, ExperimentFile};
+use file::{AdjudicationFile, EngineFile, ExperimentFile, LogFile};
 pub use stop::{StopDesign, StopRule};
 
 use crate::files::read_text;
@@ -161,6 +161,183 @@ pub struct Experiment {
     pub inputs: BTreeMap<String, u64>,
 }
 
+/// `name`: it names the log directory and the report.
+fn check_name(cx: &Ctx<'_>, name: &str) -> Result<(), ExperimentError> {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(cx.err(
+            "name",
+            "must be non-empty and use only letters, digits, '-' and '_'",
+        ));
+    }
+    Ok(())
+}
+
+/// The `[[matchups]]` the file lists, appended to the generated ones;
+/// returns the figures they cite as published.
+fn listed_matchups(
+    cx: &Ctx<'_>,
+    f: &ExperimentFile,
+    armies: &[Army],
+    matchups: &mut Vec<Matchup>,
+) -> Result<Vec<PublishedDifference>, ExperimentError> {
+    let mut published = Vec::new();
+    for (i, m) in f.matchups.iter().enumerate() {
+        let key = format!("matchups[{}]", i + 1);
+        let a = army_index(cx, armies, &key, &m.a)?;
+        let b = army_index(cx, armies, &key, &m.b)?;
+        for (j, p) in m.published.iter().enumerate() {
+            let key = format!("{key}.published[{}]", j + 1);
+            if p.source.trim().is_empty() {
+                return Err(cx.err(
+                    key.as_str(),
+                    "source is empty: name who published the figure",
+                ));
+            }
+            if !(p.pawns.is_finite() && p.pawns.abs() <= limits::MAX_PUBLISHED_PAWNS) {
+                return Err(cx.err(
+                    key.as_str(),
+                    format!(
+                        "pawns = {}: a difference between -{max} and {max} pawns",
+                        p.pawns,
+                        max = limits::MAX_PUBLISHED_PAWNS
+                    ),
+                ));
+            }
+            published.push(PublishedDifference {
+                matchup: matchups.len(),
+                source: p.source.trim().to_owned(),
+                pawns: p.pawns,
+            });
+        }
+        matchups.push(Matchup {
+            name: format!("{}-vs-{}", m.a, m.b),
+            a,
+            b,
+        });
+    }
+    Ok(published)
+}
+
+/// At least one matchup, not too many, each named once, of two armies
+/// with possible start positions.
+fn check_matchups(
+    cx: &Ctx<'_>,
+    variant: &Variant,
+    armies: &[Army],
+    matchups: &[Matchup],
+) -> Result<(), ExperimentError> {
+    if matchups.is_empty() {
+        return Err(cx.err(
+            "matchups",
+            "no matchup to play (add [[matchups]] or [[generators]])",
+        ));
+    }
+    if matchups.len() > limits::MAX_MATCHUPS {
+        return Err(cx.err(
+            "matchups",
+            format!(
+                "{} matchups: at most {} in one experiment",
+                matchups.len(),
+                limits::MAX_MATCHUPS
+            ),
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for m in matchups {
+        if !seen.insert(m.name.clone()) {
+            return Err(cx.err("matchups", format!("matchup '{}' appears twice", m.name)));
+        }
+        if m.a == m.b {
+            return Err(cx.err(
+                "matchups",
+                format!("matchup '{}' plays an army against itself", m.name),
+            ));
+        }
+        for (white, black) in [(m.a, m.b), (m.b, m.a)] {
+            start_fen(variant, &armies[white], &armies[black]).map_err(|e| {
+                cx.err(
+                    "armies",
+                    format!("matchup '{}': impossible start position: {e}", m.name),
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Armies whose setups differ only where the game and the openings allow.
+fn check_army_setups(
+    cx: &Ctx<'_>,
+    variant: &Variant,
+    armies: &[Army],
+    openings: &Openings,
+) -> Result<(), ExperimentError> {
+    let transforms = |a: &Army| {
+        !a.replace.is_empty() || !a.remove.is_empty() || !a.place.is_empty() || !a.pocket.is_empty()
+    };
+    if variant.rules.potential.is_some() && armies.iter().any(transforms) {
+        return Err(cx.err(
+            "armies",
+            "Potential Chess takes its army from the variant ([potential] army); \
+             armies here may differ only in their engine",
+        ));
+    }
+    if !openings.book.is_empty() && armies.iter().any(transforms) {
+        // A book fixes whole positions, so army setups would be silently ignored.
+        return Err(cx.err(
+            "openings.book",
+            "a book of positions needs armies that differ only in their engine",
+        ));
+    }
+    Ok(())
+}
+
+/// The `[adjudication]` table with its defaults, checked.
+fn adjudication(cx: &Ctx<'_>, a: &AdjudicationFile) -> Result<Adjudication, ExperimentError> {
+    let adjudication = Adjudication {
+        max_plies: a.max_plies.unwrap_or(400),
+        resign_score: a.resign_score.unwrap_or(0),
+        resign_moves: a.resign_moves.unwrap_or(4),
+        draw_score: a.draw_score.unwrap_or(0),
+        draw_moves: a.draw_moves.unwrap_or(10),
+        draw_after_ply: a.draw_after_ply.unwrap_or(120),
+    };
+    if !(1..=limits::MAX_PLIES).contains(&adjudication.max_plies) {
+        return Err(cx.err(
+            "adjudication.max_plies",
+            format!("between 1 and {}", limits::MAX_PLIES),
+        ));
+    }
+    if adjudication.resign_score < 0 || adjudication.draw_score < 0 {
+        return Err(cx.err(
+            "adjudication",
+            "scores are magnitudes: use 0 to turn a rule off, not a negative number",
+        ));
+    }
+    Ok(adjudication)
+}
+
+/// The `[log]` table with its defaults, checked.
+fn log_settings(cx: &Ctx<'_>, l: &LogFile) -> Result<LogSettings, ExperimentError> {
+    let chunk_games = l.chunk_games.unwrap_or(64);
+    if !(1..=limits::MAX_CHUNK_GAMES).contains(&chunk_games) {
+        return Err(cx.err(
+            "log.chunk_games",
+            format!("between 1 and {}", limits::MAX_CHUNK_GAMES),
+        ));
+    }
+    let log = LogSettings {
+        moves: l.moves.unwrap_or(true),
+        fen_every: l.fen_every.unwrap_or(10),
+        chunk_games,
+    };
+    Ok(log)
+}
+
 struct Ctx<'a> {
     file: &'a str,
     dir: PathBuf,
@@ -228,17 +405,7 @@ impl Experiment {
             dir: dir.to_path_buf(),
             inputs: RefCell::new(BTreeMap::new()),
         };
-        if f.name.is_empty()
-            || !f
-                .name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(cx.err(
-                "name",
-                "must be non-empty and use only letters, digits, '-' and '_'",
-            ));
-        }
+        check_name(&cx, &f.name)?;
         let (variant, rule_overrides) = load_variant(&cx, &f)?;
         let default_engine =
             engine::engine_settings(&cx, "engine", &f.engine, None, &variant, &rule_overrides)?;
@@ -267,135 +434,15 @@ impl Experiment {
                 &mut matchups,
             )?;
         }
-        let mut published = Vec::new();
-        for (i, m) in f.matchups.iter().enumerate() {
-            let key = format!("matchups[{}]", i + 1);
-            let a = army_index(&cx, &armies, &key, &m.a)?;
-            let b = army_index(&cx, &armies, &key, &m.b)?;
-            for (j, p) in m.published.iter().enumerate() {
-                let key = format!("{key}.published[{}]", j + 1);
-                if p.source.trim().is_empty() {
-                    return Err(cx.err(
-                        key.as_str(),
-                        "source is empty: name who published the figure",
-                    ));
-                }
-                if !(p.pawns.is_finite() && p.pawns.abs() <= limits::MAX_PUBLISHED_PAWNS) {
-                    return Err(cx.err(
-                        key.as_str(),
-                        format!(
-                            "pawns = {}: a difference between -{max} and {max} pawns",
-                            p.pawns,
-                            max = limits::MAX_PUBLISHED_PAWNS
-                        ),
-                    ));
-                }
-                published.push(PublishedDifference {
-                    matchup: matchups.len(),
-                    source: p.source.trim().to_owned(),
-                    pawns: p.pawns,
-                });
-            }
-            matchups.push(Matchup {
-                name: format!("{}-vs-{}", m.a, m.b),
-                a,
-                b,
-            });
-        }
-        if matchups.is_empty() {
-            return Err(cx.err(
-                "matchups",
-                "no matchup to play (add [[matchups]] or [[generators]])",
-            ));
-        }
-        if matchups.len() > limits::MAX_MATCHUPS {
-            return Err(cx.err(
-                "matchups",
-                format!(
-                    "{} matchups: at most {} in one experiment",
-                    matchups.len(),
-                    limits::MAX_MATCHUPS
-                ),
-            ));
-        }
-        let mut seen = std::collections::BTreeSet::new();
-        for m in &matchups {
-            if !seen.insert(m.name.clone()) {
-                return Err(cx.err("matchups", format!("matchup '{}' appears twice", m.name)));
-            }
-            if m.a == m.b {
-                return Err(cx.err(
-                    "matchups",
-                    format!("matchup '{}' plays an army against itself", m.name),
-                ));
-            }
-            for (white, black) in [(m.a, m.b), (m.b, m.a)] {
-                start_fen(&variant, &armies[white], &armies[black]).map_err(|e| {
-                    cx.err(
-                        "armies",
-                        format!("matchup '{}': impossible start position: {e}", m.name),
-                    )
-                })?;
-            }
-        }
-
+        let published = listed_matchups(&cx, &f, &armies, &mut matchups)?;
+        check_matchups(&cx, &variant, &armies, &matchups)?;
         let openings = openings(&cx, &f, &variant)?;
-        let transforms = |a: &Army| {
-            !a.replace.is_empty()
-                || !a.remove.is_empty()
-                || !a.place.is_empty()
-                || !a.pocket.is_empty()
-        };
-        if variant.rules.potential.is_some() && armies.iter().any(transforms) {
-            return Err(cx.err(
-                "armies",
-                "Potential Chess takes its army from the variant ([potential] army); \
-                 armies here may differ only in their engine",
-            ));
-        }
-        if !openings.book.is_empty() && armies.iter().any(transforms) {
-            // A book fixes whole positions, so army setups would be silently ignored.
-            return Err(cx.err(
-                "openings.book",
-                "a book of positions needs armies that differ only in their engine",
-            ));
-        }
-        let a = &f.adjudication;
-        let adjudication = Adjudication {
-            max_plies: a.max_plies.unwrap_or(400),
-            resign_score: a.resign_score.unwrap_or(0),
-            resign_moves: a.resign_moves.unwrap_or(4),
-            draw_score: a.draw_score.unwrap_or(0),
-            draw_moves: a.draw_moves.unwrap_or(10),
-            draw_after_ply: a.draw_after_ply.unwrap_or(120),
-        };
-        if !(1..=limits::MAX_PLIES).contains(&adjudication.max_plies) {
-            return Err(cx.err(
-                "adjudication.max_plies",
-                format!("between 1 and {}", limits::MAX_PLIES),
-            ));
-        }
-        if adjudication.resign_score < 0 || adjudication.draw_score < 0 {
-            return Err(cx.err(
-                "adjudication",
-                "scores are magnitudes: use 0 to turn a rule off, not a negative number",
-            ));
-        }
+        check_army_setups(&cx, &variant, &armies, &openings)?;
+        let adjudication = adjudication(&cx, &f.adjudication)?;
         const _: () = assert!(limits::MAX_PAIRS <= GameId::MAX_PAIRS);
         const _: () = assert!(limits::MAX_MATCHUPS as u64 <= GameId::MAX_MATCHUPS);
         let stop = stop::stop_rule(&cx, &f.stop, matchups.len())?;
-        let chunk_games = f.log.chunk_games.unwrap_or(64);
-        if !(1..=limits::MAX_CHUNK_GAMES).contains(&chunk_games) {
-            return Err(cx.err(
-                "log.chunk_games",
-                format!("between 1 and {}", limits::MAX_CHUNK_GAMES),
-            ));
-        }
-        let log = LogSettings {
-            moves: f.log.moves.unwrap_or(true),
-            fen_every: f.log.fen_every.unwrap_or(10),
-            chunk_games,
-        };
+        let log = log_settings(&cx, &f.log)?;
         Ok(Experiment {
             name: f.name.clone(),
             description: f.description.clone(),
