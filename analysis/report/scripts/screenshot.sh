@@ -3,7 +3,7 @@
 # check by eye that the report reads well (layout, tables, embedded plots).
 # Not part of CI.
 #
-#   analysis/scripts/screenshot.sh reports/<experiment>/report.html out.png [width] [height]
+#   analysis/report/scripts/screenshot.sh reports/<experiment>/report.html out.png [width] [height]
 #
 # Width defaults to 1280 and height to 4000 pixels (the top of a long
 # report); pass a larger height to see more. Installs Chromium with apt-get

@@ -6,7 +6,7 @@
 //! Run with
 //!
 //! ```sh
-//! POCKETLAB_E2E_LOGS=600 cargo test -p pocketlab-analysis --test verdict_error_rates -- --ignored --nocapture
+//! POCKETLAB_E2E_LOGS=600 cargo test -p pocketlab-report --test verdict_error_rates -- --ignored --nocapture
 //! ```
 //!
 //! (about 10 minutes on 2 cores for 600 logs per model and truth).

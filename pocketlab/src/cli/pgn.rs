@@ -3,8 +3,8 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
+use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::log::{
     MOVES_DIR, chunk_name, list_chunks, read_game_chunks, read_move_chunks,
 };
@@ -82,10 +82,9 @@ pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
     games.sort_by_key(|(g, _)| g.game_id);
     let mut moves = read_move_chunks(&files.moves)?;
     moves.sort_by_key(|m| (m.game_id, m.ply));
-    let mut out: Box<dyn std::io::Write> = match &args.out {
-        Some(p) => Box::new(std::fs::File::create(p).with_context(|| p.display().to_string())?),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    // Whole games in memory (a few kilobytes each), so a file is replaced
+    // whole, never left half-written.
+    let mut text = String::new();
     let mut skipped = Vec::new();
     for (g, missing) in &games {
         let start = moves.partition_point(|m| m.game_id < g.game_id);
@@ -107,9 +106,16 @@ pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
             continue;
         }
         let pgn = game_pgn(&exp.variant, g, &moves[start..end]).map_err(anyhow::Error::msg)?;
-        out.write_all(pgn.as_bytes())?;
+        text.push_str(&pgn);
     }
-    out.flush()?;
+    match &args.out {
+        Some(path) => replace_whole(path, text.as_bytes())?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
     if !skipped.is_empty() {
         anyhow::bail!(
             "{} of {} games not exported (the rest were): {}. `pocketlab check {}` says how to \

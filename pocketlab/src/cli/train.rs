@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
+use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -51,7 +52,7 @@ pub fn run_training(args: &TrainArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(&vdir)?;
         let text =
             validation_experiment(&file, &dir, &outcome.final_params, &outcome.initial_params)?;
-        std::fs::write(vdir.join("experiment-source.toml"), &text)?;
+        replace_whole(&vdir.join("experiment-source.toml"), text.as_bytes())?;
         let exp = Experiment::parse(
             &vdir.join("experiment-source.toml").display().to_string(),
             &text,

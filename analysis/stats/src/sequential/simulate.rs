@@ -731,7 +731,7 @@ mod tests {
         assert!(diff > -0.3, "{diff}");
     }
 
-    /// `cargo test -p pocketlab-analysis --lib pmc_like_goal_in_full -- --ignored --nocapture`
+    /// `cargo test -p pocketlab-stats --lib pmc_like_goal_in_full -- --ignored --nocapture`
     #[test]
     #[ignore = "about a minute: the figures quoted in the README"]
     fn pmc_like_goal_in_full() {
@@ -825,7 +825,7 @@ mod tests {
         );
     }
 
-    /// `cargo test -p pocketlab-analysis --lib moved_between_sequential_studies_in_full -- --ignored --nocapture`
+    /// `cargo test -p pocketlab-stats --lib moved_between_sequential_studies_in_full -- --ignored --nocapture`
     #[test]
     #[ignore = "about ten minutes: every truth, and the power at a shift"]
     fn moved_between_sequential_studies_in_full() {
