@@ -38,6 +38,12 @@
 //!   regression (Texel tuning, colour values) fitted jointly with its scale
 //!   to convergence, with a bootstrap over colour-swapped pairs that refits
 //!   everything in each replicate.
+//! * **Every piece on one scale** ([`value_scale`]): single-piece
+//!   substitutions and piece or pawn odds fitted together by weighted least
+//!   squares with the empty square at 0, values in pawns with Fieller's
+//!   interval for the correlated unit, a sequential plan of which matchups
+//!   to play next, and the class tables the values support with their
+//!   bootstrap stability.
 //! * **Stopping engine tests** ([`sprt`]): the generalized SPRT on
 //!   pentanomial pair counts (or trinomial game counts), as the self-play
 //!   runner applies it after every pair.
@@ -59,6 +65,7 @@ pub mod sequential;
 pub mod shift;
 pub mod sprt;
 pub mod trinomial;
+pub mod value_scale;
 pub mod verdict_numbers;
 
 pub mod sim;

@@ -66,6 +66,15 @@ impl Cholesky {
         y
     }
 
+    /// `L·z`: independent standard normals `z` made into a draw with
+    /// covariance `A` (a parametric bootstrap of correlated estimates).
+    pub(crate) fn correlate(&self, z: &[f64]) -> Vec<f64> {
+        let m = self.m;
+        (0..m)
+            .map(|i| (0..=i).map(|k| self.l[i * m + k] * z[k]).sum())
+            .collect()
+    }
+
     /// `A⁻¹`, row-major.
     pub(crate) fn inverse(&self) -> Vec<f64> {
         let m = self.m;
@@ -106,6 +115,13 @@ mod tests {
                 assert!((p - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12);
             }
         }
+    }
+
+    #[test]
+    fn correlate_multiplies_by_the_factor() {
+        // L = [[2, 0], [1, 2]] for A = [[4, 2], [2, 5]]: L·(1, 1) = (2, 3).
+        let c = Cholesky::new(&[4.0, 2.0, 2.0, 5.0], 2).unwrap();
+        assert_eq!(c.correlate(&[1.0, 1.0]), vec![2.0, 3.0]);
     }
 
     #[test]

@@ -24,8 +24,8 @@ const PAIR_SCORE: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 /// and an infinite z at the first look; it only ever raises the variance
 /// (a claim can only get harder), and is far below any real variance past
 /// a few dozen pairs.
-const PRIOR_PAIRS: f64 = 2.0;
-const PRIOR_VARIANCE: f64 = 0.125;
+pub(crate) const PRIOR_PAIRS: f64 = 2.0;
+pub(crate) const PRIOR_VARIANCE: f64 = 0.125;
 
 /// Invalid design settings.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
