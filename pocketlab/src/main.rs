@@ -13,8 +13,8 @@ fn main() -> ExitCode {
     if !missing.is_empty() {
         eprintln!(
             "error: this build of pocketlab uses instructions this CPU lacks ({}); \
-             build it for this machine with `RUSTFLAGS=\"-C target-cpu=native\" cargo build --release` \
-             (see README, Building for another CPU)",
+             build it for this CPU with `RUSTFLAGS=\"-C target-cpu=native\" cargo build --release` \
+             (see docs/src/installation.md, Building for another CPU)",
             missing.join(", ")
         );
         return ExitCode::FAILURE;

@@ -3,12 +3,14 @@
 mod bench;
 mod check;
 mod compare;
+mod init;
 mod perft;
 mod pgn;
 mod report;
 pub mod run;
 mod simulate;
 mod stages;
+mod study;
 mod train;
 mod tune;
 mod uci;
@@ -49,6 +51,11 @@ pub enum Command {
     Simulate(simulate::SimulateArgs),
     /// The stages of a sequential study (last line: their number).
     Stages(stages::StagesArgs),
+    /// A variant's class study in one command: plan it from the variant's
+    /// classes, play it (resuming when run again) and write its report.
+    Study(study::StudyArgs),
+    /// Write a commented starter variant file to edit.
+    Init(init::InitArgs),
     /// Speak the UCI protocol on stdin/stdout, for GUIs and match runners.
     Uci,
 }
@@ -67,6 +74,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),
         Some(Command::Stages(args)) => stages::run(&args),
+        Some(Command::Study(args)) => study::run(&args),
+        Some(Command::Init(args)) => init::run(&args),
         Some(Command::Variants) => {
             for name in pocketlab_core::builtin::names() {
                 let v = pocketlab_core::builtin::load(name)?;

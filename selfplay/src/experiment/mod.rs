@@ -14,6 +14,7 @@ mod engine;
 mod file;
 mod generate;
 mod logged;
+pub mod plan;
 mod stop;
 
 use std::cell::RefCell;

@@ -733,7 +733,7 @@ mod tests {
 
     /// `cargo test -p pocketlab-stats --lib pmc_like_goal_in_full -- --ignored --nocapture`
     #[test]
-    #[ignore = "about a minute: the figures quoted in the README"]
+    #[ignore = "about a minute: the figures quoted in the statistics chapter of the guide"]
     fn pmc_like_goal_in_full() {
         let runs = 1000;
         let scenario = Scenario::pmc_like();

@@ -1,0 +1,318 @@
+//! `pocketlab study VARIANT`: a designer's class study in one command. The
+//! variant's `classes` become an experiment file (every within-class pair
+//! on stated slot squares, a pawn-odds calibration, the sequential design:
+//! `pocketlab_selfplay::experiment::plan`), written to the study's folder
+//! and played there with its report; run again, it resumes.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use pocketlab_core::engine::{SearchLimits, SearchOptions};
+use pocketlab_core::game::GamePosition;
+use pocketlab_core::kind::GameKind;
+use pocketlab_selfplay::experiment::plan::{StudyPlan, StudySettings};
+use pocketlab_selfplay::experiment::{Program, start_fen};
+use pocketlab_selfplay::files::replace_whole;
+use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
+
+use super::report;
+use super::run::{self, MAX_THREADS, Played, RunArgs};
+
+/// Plies of a game the time estimate assumes: the games of the Pocket
+/// Mutation Chess class study of record average 99.7 plies.
+const PLIES_PER_GAME: f64 = 100.0;
+/// Searched moves the timing probe plays from the first matchup's start.
+const PROBE_MOVES: usize = 12;
+
+#[derive(Debug, Args)]
+pub struct StudyArgs {
+    /// The variant: a shipped name (`pocketlab variants`) or a variant file.
+    pub variant: String,
+    /// Nodes a move.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub nodes: u64,
+    /// Games the whole study may play (with --hours, the smaller budget).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..))]
+    pub games: Option<u64>,
+    /// Hours of play the study may take: turned into a game budget by a
+    /// timing probe (searches at --nodes on --threads, 100 plies a game).
+    #[arg(long, value_parser = hours)]
+    pub hours: Option<f64>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The study's folder: the experiment file `study.toml`, `log/`, the
+    /// report and `tables/` (default: reports/<variant>-study).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the experiment file and print the plan, with a timing probe
+    /// (no game is played or logged).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The slot piece of a class, overriding the rule: `2=N,4=R` compares
+    /// class 2 on the knights' squares and class 4 on the rooks'.
+    #[arg(long, value_delimiter = ',', value_parser = slot)]
+    pub slots: Vec<(u8, char)>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pairs per matchup at most.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub max_pairs: u64,
+    /// Pairs between looks of the sequential design.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub look_every: u64,
+    /// An evaluation file for the engines (default: the built-in weights).
+    #[arg(long)]
+    pub eval: Option<PathBuf>,
+    /// No progress output.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn hours(text: &str) -> Result<f64, String> {
+    let h: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if h.is_finite() && h > 0.0 && h <= 24.0 * 365.0 {
+        Ok(h)
+    } else {
+        Err(format!("{h} is not a number of hours above 0"))
+    }
+}
+
+fn slot(text: &str) -> Result<(u8, char), String> {
+    let (class, letter) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}': write CLASS=LETTER, e.g. 2=N"))?;
+    let class: u8 = class
+        .trim()
+        .parse()
+        .map_err(|e| format!("'{text}': class: {e}"))?;
+    let mut chars = letter.trim().chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Ok((class, c.to_ascii_uppercase())),
+        _ => Err(format!("'{text}': the slot is one piece letter")),
+    }
+}
+
+pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
+    let variant = pocketlab_selfplay::load_variant(&args.variant)?;
+    let name = format!("{}-study", variant.name);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("reports").join(&name));
+    std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if !(1..=MAX_THREADS).contains(&threads) {
+        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}");
+    }
+    let settings = StudySettings {
+        name,
+        variant: path_from(&out, &args.variant)?,
+        seed: args.seed,
+        nodes: args.nodes,
+        max_pairs: args.max_pairs,
+        look_every: args.look_every,
+        budget_games: args.games,
+        eval: args
+            .eval
+            .as_deref()
+            .map(|e| path_from(&out, &e.display().to_string()))
+            .transpose()?,
+    };
+    let slots: BTreeMap<u8, char> = args.slots.iter().copied().collect();
+    let mut plan = StudyPlan::new(&variant, settings, &slots)?;
+    let file = out.join("study.toml");
+    let log = out.join("log");
+    let resuming = file.exists() && log.exists();
+    let mut probe = None;
+    if args.hours.is_some() && resuming {
+        // The budget was set by the first run's probe: keep it, so the
+        // same command resumes the same study.
+        plan.settings.budget_games = logged_budget(&file)?;
+    } else if args.hours.is_some() || args.dry_run {
+        probe = Some(probe_plan(&out, &plan)?);
+    }
+    if let (Some(h), Some(seconds)) = (args.hours, probe) {
+        let budget = ((h * games_per_hour(seconds, threads)) as u64 / 2 * 2).max(2);
+        plan.settings.budget_games = Some(args.games.map_or(budget, |g| g.min(budget)));
+    }
+    write_plan(&file, &plan)?;
+    println!("study: {}", file.display());
+    print_plan(&plan, probe, threads);
+    if args.dry_run {
+        return Ok(());
+    }
+    let (_, log, played) = run::play(&RunArgs {
+        experiment: Some(file),
+        threads: Some(threads),
+        shard: None,
+        stage: None,
+        out: Some(log),
+        quiet: args.quiet,
+        max_memory_mb: DEFAULT_MEMORY_BUDGET_MB,
+    })?;
+    if played == Played::StagesLeft {
+        println!("run the same command to go on");
+        return Ok(());
+    }
+    report::write(
+        std::slice::from_ref(&log),
+        &out,
+        &pocketlab_report::build::ReportOptions::default(),
+    )
+}
+
+/// Writes the plan's experiment file, refusing to replace a different one
+/// (a study under way with other options, or an edited file).
+fn write_plan(file: &Path, plan: &StudyPlan) -> anyhow::Result<()> {
+    let text = plan.to_toml();
+    match std::fs::read_to_string(file) {
+        Ok(old) if old == text => Ok(()),
+        Ok(_) => anyhow::bail!(
+            "{} exists and differs from this study's plan (other options, or edited): play it \
+             as it is with `pocketlab run {} --out {}`, or choose another --out",
+            file.display(),
+            file.display(),
+            file.with_file_name("log").display()
+        ),
+        Err(_) => Ok(replace_whole(file, text.as_bytes())?),
+    }
+}
+
+/// The timing probe of the plan, through a temporary copy of its file in
+/// the study's folder (where its relative paths resolve).
+fn probe_plan(out: &Path, plan: &StudyPlan) -> anyhow::Result<f64> {
+    let probe_file = out.join(format!(".study-probe-{}.toml", std::process::id()));
+    replace_whole(&probe_file, plan.to_toml().as_bytes())?;
+    let seconds = Experiment::load(&probe_file)
+        .map_err(anyhow::Error::from)
+        .and_then(|exp| timing_probe(&exp));
+    let _ = std::fs::remove_file(&probe_file);
+    seconds
+}
+
+/// The game budget of a study's experiment file.
+fn logged_budget(file: &Path) -> anyhow::Result<Option<u64>> {
+    let exp = Experiment::load(file)?;
+    Ok(exp.stop.sequential().and_then(|s| s.budget_games))
+}
+
+/// `target` (a shipped name or a file path) as the experiment file in
+/// `dir` names it: a name as it is, a file relative to `dir`.
+fn path_from(dir: &Path, target: &str) -> anyhow::Result<String> {
+    let path = Path::new(target);
+    if !path.exists() && pocketlab_core::builtin::text(target).is_some() {
+        return Ok(target.to_owned());
+    }
+    let target = path
+        .canonicalize()
+        .with_context(|| format!("{target}: cannot read it"))?;
+    let dir = dir
+        .canonicalize()
+        .with_context(|| dir.display().to_string())?;
+    let common = dir
+        .components()
+        .zip(target.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut relative = PathBuf::new();
+    for _ in dir.components().skip(common) {
+        relative.push(Component::ParentDir);
+    }
+    for c in target.components().skip(common) {
+        relative.push(c);
+    }
+    Ok(relative.display().to_string())
+}
+
+/// Mean seconds per searched move: the first matchup's army A plays
+/// `PROBE_MOVES` moves from its start position against itself with the
+/// study's engine settings. Nothing is logged.
+fn timing_probe(exp: &Experiment) -> anyhow::Result<f64> {
+    let matchup = &exp.matchups[0];
+    let (white, black) = (&exp.armies[matchup.a], &exp.armies[matchup.b]);
+    let settings = &white.engine;
+    if !matches!(settings.program, Program::Lab) {
+        anyhow::bail!("the timing probe needs the lab's engine");
+    }
+    let kind = GameKind::of(&exp.variant);
+    let fen = start_fen(&exp.variant, white, black).map_err(anyhow::Error::msg)?;
+    let mut pos = kind
+        .parse_position(&fen)
+        .map_err(|e| anyhow::anyhow!("start position {fen}: {e}"))?;
+    let mut engine = kind.engine(
+        &settings.eval,
+        SearchOptions {
+            hash_megabytes: settings.hash_mb,
+            ..SearchOptions::default()
+        },
+    );
+    let limits = SearchLimits::nodes(settings.nodes.unwrap_or(exp_nodes(exp)));
+    let mut history = Vec::new();
+    let (mut searched, started) = (0usize, Instant::now());
+    while searched < PROBE_MOVES {
+        let result = engine.search(&pos, &history, &limits);
+        searched += 1;
+        let Some(next) = result.best_move.and_then(|m| pos.successor(m)) else {
+            break;
+        };
+        history.push(pos.hash());
+        pos = next;
+    }
+    Ok(started.elapsed().as_secs_f64() / searched.max(1) as f64)
+}
+
+fn exp_nodes(exp: &Experiment) -> u64 {
+    exp.armies
+        .iter()
+        .find_map(|a| a.engine.nodes)
+        .unwrap_or(pocketlab_selfplay::experiment::DEFAULT_NODES)
+}
+
+/// Games an hour at `seconds` a move on `threads` threads.
+fn games_per_hour(seconds: f64, threads: usize) -> f64 {
+    3600.0 * threads as f64 / (seconds * PLIES_PER_GAME).max(1e-9)
+}
+
+fn print_plan(plan: &StudyPlan, probe: Option<f64>, threads: usize) {
+    for c in &plan.classes {
+        let pairs = c.pairs();
+        println!(
+            "class {}: {} ({pairs} pair{}) on the squares of {}",
+            c.class,
+            c.pieces.iter().collect::<String>(),
+            if pairs == 1 { "" } else { "s" },
+            c.slot
+        );
+    }
+    println!(
+        "{} pairs and a pawn-odds calibration (pawn {}): {} matchups, each until decided or {} \
+         pairs; at most {} games{}",
+        plan.pairs(),
+        plan.pawn_odds_square,
+        plan.matchups(),
+        plan.settings.max_pairs,
+        plan.max_games(),
+        plan.settings
+            .budget_games
+            .map(|b| format!(" (budget {b})"))
+            .unwrap_or_default()
+    );
+    if let Some(seconds) = probe {
+        let per_hour = games_per_hour(seconds, threads);
+        println!(
+            "timing probe: {:.3} s a move at {} nodes; about {:.0} games an hour on {threads} \
+             threads ({PLIES_PER_GAME:.0} plies a game): at most {:.1} hours",
+            seconds,
+            plan.settings.nodes,
+            per_hour,
+            plan.max_games() as f64 / per_hour
+        );
+    }
+}

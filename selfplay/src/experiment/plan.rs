@@ -1,0 +1,405 @@
+//! A class study planned from a variant's `classes`: every within-class
+//! pair of pieces on stated slot squares, a pawn-odds calibration and the
+//! sequential design, written out as an experiment file (what
+//! `pocketlab study` plays, and what a designer may edit and run).
+//!
+//! # The slot rule
+//!
+//! A class's pieces are compared on the squares of one piece of the start
+//! position, the class's *slot* piece, all of whose squares they take (so a
+//! matchup exchanges as many pieces as the start army has of the slot):
+//!
+//! 1. a member of the class standing in the start position (the first so
+//!    standing in the class's list);
+//! 2. else the most valuable piece of the start position (by the variant's
+//!    `value`) worth no more than the class's mean value;
+//! 3. else the least valuable piece of the start position worth more.
+//!
+//! The royal piece and pawns are never slots. The pawn-odds calibration
+//! removes White's pawn on the f-file, else White's first pawn in square
+//! order (a1, b1, …, h8).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use pocketlab_core::{Color, PieceType, Position, Square, Variant};
+use pocketlab_stats::sequential::{DEFAULT_ALPHA, DEFAULT_MARGIN_PAWNS};
+
+/// Why a study cannot be planned for a variant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The variant states no classes.
+    #[error(
+        "variant '{0}' has no `classes` list, so there is nothing to compare: add one, lowest \
+         class first, each class the letters of the pieces claimed to be worth the same (for \
+         example `classes = [\"P\", \"BN\", \"RQ\"]`)"
+    )]
+    NoClasses(String),
+    /// Every class has fewer than two pieces.
+    #[error("variant '{0}': no class has two pieces or more, so there is no pair to compare")]
+    NoPairs(String),
+    /// A slot override names a class the variant lacks, or one with fewer
+    /// than two pieces.
+    #[error("slots for class {class}: variant '{variant}' has no class {class} with two pieces")]
+    NoSuchClass {
+        /// The variant's name.
+        variant: String,
+        /// The class the override names.
+        class: u8,
+    },
+    /// A slot override names no non-royal, non-pawn piece of the start
+    /// position.
+    #[error(
+        "slots for class {class}: '{letter}' is no piece of the start position that can be a \
+         slot (not the royal piece, not a pawn)"
+    )]
+    BadSlot {
+        /// The class.
+        class: u8,
+        /// The letter given.
+        letter: char,
+    },
+    /// No start-position piece can serve as a slot.
+    #[error(
+        "class {0}: the start position has no piece (other than the royal piece and pawns) to give its squares"
+    )]
+    NoSlot(u8),
+    /// No White pawn for the pawn-odds calibration.
+    #[error("the start position has no White pawn, so there is no pawn-odds calibration")]
+    NoPawn,
+}
+
+/// One class of a planned study: its pieces and the slot piece.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedClass {
+    /// Class number (1 is the lowest).
+    pub class: u8,
+    /// The class's pieces, by letter, in the variant's order.
+    pub pieces: Vec<char>,
+    /// The letter of the piece whose squares the class is compared on.
+    pub slot: char,
+}
+
+impl PlannedClass {
+    /// Within-class pairs this class compares.
+    pub fn pairs(&self) -> usize {
+        self.pieces.len() * (self.pieces.len() - 1) / 2
+    }
+}
+
+/// The settings of a planned study that are not read from the variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StudySettings {
+    /// The study's name (its log directory and report).
+    pub name: String,
+    /// The variant as the experiment file names it: a shipped name or a
+    /// path relative to the experiment file.
+    pub variant: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Nodes a move.
+    pub nodes: u64,
+    /// Pairs per matchup at most.
+    pub max_pairs: u64,
+    /// Pairs between looks.
+    pub look_every: u64,
+    /// Games the whole study may play (`None`: only the caps).
+    pub budget_games: Option<u64>,
+    /// An evaluation file (relative to the experiment file), if any.
+    pub eval: Option<String>,
+}
+
+/// A class study of one variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StudyPlan {
+    /// What the caller chose.
+    pub settings: StudySettings,
+    /// The classes with two pieces or more, lowest first.
+    pub classes: Vec<PlannedClass>,
+    /// The square of White's pawn the calibration removes.
+    pub pawn_odds_square: Square,
+    /// Whether the variant mutates pocketed pieces (switched off in the
+    /// study, so a piece stays what it is compared as).
+    pub mutation: bool,
+}
+
+impl StudyPlan {
+    /// Plans the study of every class of `variant` with two pieces or
+    /// more; `slots` overrides the slot piece of some classes (class to
+    /// letter).
+    pub fn new(
+        variant: &Variant,
+        settings: StudySettings,
+        slots: &BTreeMap<u8, char>,
+    ) -> Result<StudyPlan, PlanError> {
+        if variant.classes.is_empty() {
+            return Err(PlanError::NoClasses(variant.name.clone()));
+        }
+        let start = Position::start(variant);
+        for &class in slots.keys() {
+            if variant.class(class).is_none_or(|members| members.len() < 2) {
+                return Err(PlanError::NoSuchClass {
+                    variant: variant.name.clone(),
+                    class,
+                });
+            }
+        }
+        let mut classes = Vec::new();
+        for (index, members) in variant.classes.iter().enumerate() {
+            if members.len() < 2 {
+                continue;
+            }
+            let class = u8::try_from(index + 1).unwrap_or(u8::MAX);
+            let slot = match slots.get(&class) {
+                Some(&letter) => checked_slot(variant, &start, class, letter)?,
+                None => slot_piece(variant, &start, members).ok_or(PlanError::NoSlot(class))?,
+            };
+            classes.push(PlannedClass {
+                class,
+                pieces: members.iter().map(|&t| variant.letter(t)).collect(),
+                slot: variant.letter(slot),
+            });
+        }
+        if classes.is_empty() {
+            return Err(PlanError::NoPairs(variant.name.clone()));
+        }
+        Ok(StudyPlan {
+            settings,
+            classes,
+            pawn_odds_square: pawn_odds_square(variant, &start).ok_or(PlanError::NoPawn)?,
+            mutation: variant.rules.pocket.as_ref().is_some_and(|p| p.mutation),
+        })
+    }
+
+    /// Within-class pairs, over all classes.
+    pub fn pairs(&self) -> usize {
+        self.classes.iter().map(PlannedClass::pairs).sum()
+    }
+
+    /// Matchups the study plays: every pair and the calibration.
+    pub fn matchups(&self) -> usize {
+        self.pairs() + 1
+    }
+
+    /// Games the study plays at most: every matchup to its cap, within
+    /// the budget.
+    pub fn max_games(&self) -> u64 {
+        let caps = self.matchups() as u64 * self.settings.max_pairs * 2;
+        self.settings.budget_games.map_or(caps, |b| b.min(caps))
+    }
+
+    /// The experiment file, commented so a designer can read and edit it.
+    pub fn to_toml(&self) -> String {
+        let s = &self.settings;
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "# A class study of {}, written by `pocketlab study`: every pair of\n\
+             # pieces within a class, compared on the squares of one piece of the\n\
+             # start position, with a pawn-odds calibration, under the sequential\n\
+             # design. Edit it and play it with `pocketlab run`.",
+            s.variant
+        );
+        for c in &self.classes {
+            let _ = writeln!(
+                t,
+                "#   class {} ({}) on the squares of {}",
+                c.class,
+                c.pieces.iter().collect::<String>(),
+                c.slot
+            );
+        }
+        let _ = writeln!(t, "name = {}", toml_string(&s.name));
+        let _ = writeln!(
+            t,
+            "description = {}",
+            toml_string(&format!(
+                "Class study of {}: {} within-class pairs at {} nodes a move, with pawn-odds calibration.",
+                s.variant,
+                self.pairs(),
+                s.nodes
+            ))
+        );
+        let _ = writeln!(t, "variant = {}", toml_string(&s.variant));
+        let _ = writeln!(t, "seed = {}\n", s.seed);
+        if self.mutation {
+            t.push_str(
+                "# Pieces stay what they are compared as: no mutation in the pocket.\n\
+                 [rules]\npocket = { mutation = false }\n\n",
+            );
+        }
+        let _ = writeln!(t, "[engine]\nnodes = {}", s.nodes);
+        if let Some(eval) = &s.eval {
+            let _ = writeln!(t, "eval = {}", toml_string(eval));
+        }
+        t.push_str(
+            "\n[openings]\nrandom_plies = 6\n\n\
+             [adjudication]\nmax_plies = 400\nresign_score = 1000\nresign_moves = 4\n\
+             draw_score = 10\ndraw_moves = 12\ndraw_after_ply = 140\n\n",
+        );
+        let _ = writeln!(
+            t,
+            "[stop]\ndesign = \"sequential-equivalence\"\nmax_pairs = {}                 # per matchup, the calibration's too\nlook_every = {}                 # a look after every {} pairs",
+            s.max_pairs, s.look_every, s.look_every
+        );
+        if let Some(budget) = s.budget_games {
+            let _ = writeln!(t, "budget_games = {budget}             # the whole study");
+        }
+        let _ = writeln!(
+            t,
+            "margin = {DEFAULT_MARGIN_PAWNS}                  # pawns per piece exchanged\nalpha = {DEFAULT_ALPHA}\n\n[log]\nfen_every = 20"
+        );
+        for c in &self.classes {
+            let _ = writeln!(
+                t,
+                "\n[[generators]]\nkind = \"class-equivalence\"\nclass = {}\nslots = \"{}\"",
+                c.class, c.slot
+            );
+        }
+        let _ = writeln!(
+            t,
+            "\n[[generators]]\nkind = \"pawn-odds\"\nsquare = \"{}\"",
+            self.pawn_odds_square
+        );
+        t
+    }
+}
+
+/// `letter` as a slot of `class`, checked.
+fn checked_slot(
+    variant: &Variant,
+    start: &Position<'_>,
+    class: u8,
+    letter: char,
+) -> Result<PieceType, PlanError> {
+    variant
+        .piece_by_letter(letter)
+        .filter(|&t| can_be_slot(variant, start, t))
+        .ok_or(PlanError::BadSlot { class, letter })
+}
+
+fn can_be_slot(variant: &Variant, start: &Position<'_>, kind: PieceType) -> bool {
+    kind != variant.royal && !variant.is_pawn(kind) && start.pieces_of_type(kind).any()
+}
+
+/// The slot piece of a class by the module's rule.
+fn slot_piece(variant: &Variant, start: &Position<'_>, members: &[PieceType]) -> Option<PieceType> {
+    if let Some(&member) = members.iter().find(|&&t| can_be_slot(variant, start, t)) {
+        return Some(member);
+    }
+    let mean = members
+        .iter()
+        .map(|&t| f64::from(variant.piece(t).value))
+        .sum::<f64>()
+        / members.len() as f64;
+    let candidates: Vec<(PieceType, f64)> = variant
+        .piece_types()
+        .filter(|&t| can_be_slot(variant, start, t))
+        .map(|t| (t, f64::from(variant.piece(t).value)))
+        .collect();
+    let below = candidates
+        .iter()
+        .filter(|(_, v)| *v <= mean)
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let above = candidates
+        .iter()
+        .filter(|(_, v)| *v > mean)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    below.or(above).map(|&(t, _)| t)
+}
+
+/// White's pawn on the f-file, else White's first pawn in square order.
+fn pawn_odds_square(variant: &Variant, start: &Position<'_>) -> Option<Square> {
+    let pawns: Vec<Square> = variant
+        .piece_types()
+        .filter(|&t| variant.is_pawn(t))
+        .flat_map(|t| start.pieces_of_type(t) & start.pieces_of(Color::White))
+        .collect();
+    pawns
+        .iter()
+        .copied()
+        .filter(|sq| sq.file() == 5)
+        .min()
+        .or_else(|| pawns.iter().copied().min())
+}
+
+/// `text` as a TOML basic string.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Experiment;
+    use std::path::Path;
+
+    fn settings(variant: &str) -> StudySettings {
+        StudySettings {
+            name: "study".into(),
+            variant: variant.into(),
+            seed: 7,
+            nodes: 1000,
+            max_pairs: 40,
+            look_every: 10,
+            budget_games: Some(600),
+            eval: None,
+        }
+    }
+
+    #[test]
+    fn pocket_mutation_chess_is_planned_as_its_study_of_record() {
+        let variant = pocketlab_core::builtin::load("pocket-mutation").unwrap();
+        let plan = StudyPlan::new(&variant, settings("pocket-mutation"), &BTreeMap::new()).unwrap();
+        let slots: Vec<(u8, char)> = plan.classes.iter().map(|c| (c.class, c.slot)).collect();
+        // Classes 2, 3 and 5 have a member in the start position; 4, 6 and
+        // 7 take the most valuable start piece worth no more than their mean.
+        assert_eq!(
+            slots,
+            [(2, 'B'), (3, 'R'), (4, 'R'), (5, 'Q'), (6, 'Q'), (7, 'Q')]
+        );
+        assert_eq!(plan.pairs(), 15);
+        assert_eq!(plan.pawn_odds_square.to_string(), "f2");
+        assert_eq!(plan.max_games(), 600);
+        // The file plays: 15 pairs and the calibration.
+        let exp = Experiment::parse("study.toml", &plan.to_toml(), Path::new(".")).unwrap();
+        assert_eq!(exp.matchups.len(), plan.matchups());
+        assert!(!exp.variant.rules.pocket.as_ref().unwrap().mutation);
+    }
+
+    #[test]
+    fn slots_can_be_overridden_and_are_checked() {
+        let variant = pocketlab_core::builtin::load("pocket-mutation").unwrap();
+        let plan = StudyPlan::new(
+            &variant,
+            settings("pocket-mutation"),
+            &BTreeMap::from([(2, 'N')]),
+        )
+        .unwrap();
+        assert_eq!(plan.classes[0].slot, 'N');
+        for (class, letter) in [(2, 'K'), (2, 'P'), (2, 'C')] {
+            let e = StudyPlan::new(
+                &variant,
+                settings("pocket-mutation"),
+                &BTreeMap::from([(class, letter)]),
+            )
+            .unwrap_err();
+            assert_eq!(e, PlanError::BadSlot { class, letter });
+        }
+        let e = StudyPlan::new(
+            &variant,
+            settings("pocket-mutation"),
+            &BTreeMap::from([(8, 'Q')]),
+        )
+        .unwrap_err();
+        assert!(matches!(e, PlanError::NoSuchClass { class: 8, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_variant_without_classes_is_told_what_to_add() {
+        let variant = pocketlab_core::builtin::load("chess").unwrap();
+        let e = StudyPlan::new(&variant, settings("chess"), &BTreeMap::new()).unwrap_err();
+        assert_eq!(e, PlanError::NoClasses("chess".into()));
+        assert!(e.to_string().contains("classes = ["), "{e}");
+    }
+}
