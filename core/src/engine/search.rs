@@ -20,42 +20,16 @@
 //! history, the settings and the seed: nothing reads a clock but the time
 //! limit, and no table is shared between searchers.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::budget::{SearchBudget, repetition_draw};
-use super::rules::{MoveOf, MoveTraits, SearchRules};
+use super::budget::{SearchBudget, SearchLimits, repetition_draw};
+use super::params::EvalParams;
+use super::rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::game::GamePosition;
 use crate::types::splitmix;
-
-/// When to stop. Unset limits do not apply; with none the search runs to `MAX_PLY`.
-#[derive(Clone, Debug, Default)]
-pub struct SearchLimits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub movetime: Option<Duration>,
-    /// Set from another thread to stop the search (UCI `stop`).
-    pub stop: Option<Arc<AtomicBool>>,
-}
-
-impl SearchLimits {
-    pub fn depth(depth: u32) -> SearchLimits {
-        SearchLimits {
-            depth: Some(depth),
-            ..SearchLimits::default()
-        }
-    }
-
-    pub fn nodes(nodes: u64) -> SearchLimits {
-        SearchLimits {
-            nodes: Some(nodes),
-            ..SearchLimits::default()
-        }
-    }
-}
+use crate::variant::Variant;
 
 /// Settings of a searcher that hold across searches.
 #[derive(Clone, Debug)]
@@ -1322,14 +1296,17 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl<'v> Searcher<super::StandardRules<'v>> {
+/// The searcher of pieces of fixed identity.
+pub type StandardSearcher<'v> = Searcher<StandardRules<'v>>;
+
+impl<'v> StandardSearcher<'v> {
     /// A searcher for pieces of fixed identity, evaluating with `params`.
     pub fn standard(
-        variant: &'v crate::Variant,
-        params: &super::EvalParams,
+        variant: &'v Variant,
+        params: &EvalParams,
         options: SearchOptions,
-    ) -> Searcher<super::StandardRules<'v>> {
-        Searcher::new(super::StandardRules::new(variant, params), options)
+    ) -> StandardSearcher<'v> {
+        Searcher::new(StandardRules::new(variant, params), options)
     }
 }
 

@@ -1,6 +1,7 @@
-//! The consistency reduction: which types can each piece of a side be, given
-//! that the whole side (pieces on the board and captured pieces) must be
-//! assignable one type each, matching the army's counts.
+//! Potentials as sets of army types ([`Potential`]), and the consistency
+//! reduction: which types can each piece of a side be, given that the whole
+//! side (pieces on the board and captured pieces) must be assignable one
+//! type each, matching the army's counts.
 //!
 //! This is a capacitated bipartite matching (pieces on one side, army types
 //! with their remaining counts on the other). One perfect assignment is found
@@ -11,7 +12,57 @@
 //! moves into the slot `p` freed. The transitive closure over at most 32
 //! types is tiny, so the whole reduction costs one matching.
 
-use super::Potential;
+/// A set of army types (bit `i` is the army's type `i`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Potential(pub u32);
+
+impl Potential {
+    pub const EMPTY: Potential = Potential(0);
+
+    #[inline]
+    pub const fn single(t: u8) -> Potential {
+        Potential(1 << t)
+    }
+
+    #[inline]
+    pub const fn contains(self, t: u8) -> bool {
+        self.0 & (1 << t) != 0
+    }
+
+    #[inline]
+    pub const fn with(self, t: u8) -> Potential {
+        Potential(self.0 | 1 << t)
+    }
+
+    #[inline]
+    pub const fn without(self, t: u8) -> Potential {
+        Potential(self.0 & !(1 << t))
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The type indices in the set, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = u8> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                None
+            } else {
+                let t = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                Some(t)
+            }
+        })
+    }
+}
 
 /// Most pieces per side (and types) the matching handles.
 pub const MAX_PIECES: usize = 32;
