@@ -36,7 +36,9 @@ use std::fmt;
 /// (`dy > 0` is forward).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ray {
+    /// File step (positive: towards the h-file).
     pub dx: i8,
+    /// Rank step (positive: forward).
     pub dy: i8,
     /// The fewest steps the move takes (above 1 only for lame leaps).
     pub min_steps: u8,
@@ -47,14 +49,18 @@ pub struct Ray {
 /// Whether a move may go to an empty square, capture, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mode {
+    /// May move to an empty square.
     pub quiet: bool,
+    /// May capture.
     pub capture: bool,
 }
 
 /// One parsed Betza term (modifiers plus atom), expanded into its rays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRule {
+    /// The directions, with their step bounds.
     pub rays: Vec<Ray>,
+    /// Whether the rays move, capture or both.
     pub mode: Mode,
     /// Only from the variant's initial ranks.
     pub initial: bool,
@@ -65,9 +71,11 @@ pub struct MoveRule {
 /// Why a Betza string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetzaError {
+    /// The Betza string as given.
     pub notation: String,
     /// Byte offset of the offending character.
     pub position: usize,
+    /// What is wrong there.
     pub reason: String,
 }
 
@@ -90,7 +98,7 @@ impl fmt::Display for BetzaError {
 impl std::error::Error for BetzaError {}
 
 /// The most steps any ray can take on an 8x8 board.
-pub const UNLIMITED: u8 = 7;
+pub(crate) const UNLIMITED: u8 = 7;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {

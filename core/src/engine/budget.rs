@@ -9,14 +9,19 @@ use std::time::{Duration, Instant};
 /// When to stop. Unset limits do not apply; with none the search runs to `MAX_PLY`.
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
+    /// Deepest iteration to complete, in plies.
     pub depth: Option<u32>,
+    /// Nodes to search at most: exact, so a search under it depends on
+    /// nothing but its inputs.
     pub nodes: Option<u64>,
+    /// Wall time to search at most.
     pub movetime: Option<Duration>,
     /// Set from another thread to stop the search (UCI `stop`).
     pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl SearchLimits {
+    /// Search `depth` plies deep, with no other limit.
     pub fn depth(depth: u32) -> SearchLimits {
         SearchLimits {
             depth: Some(depth),
@@ -24,6 +29,8 @@ impl SearchLimits {
         }
     }
 
+    /// Search `nodes` nodes, with no other limit: the lab's reproducible
+    /// limit.
     pub fn nodes(nodes: u64) -> SearchLimits {
         SearchLimits {
             nodes: Some(nodes),

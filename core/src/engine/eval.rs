@@ -19,10 +19,10 @@ use crate::variant::Variant;
 
 /// The evaluation's bound: far from any mate score, so the search's
 /// windows and mate arithmetic never meet an evaluation.
-pub const MAX_EVAL: i32 = 20_000;
+pub(crate) const MAX_EVAL: i32 = 20_000;
 
 /// What the royal piece is worth in an exchange: it may only capture last.
-pub const ROYAL_EXCHANGE_VALUE: i32 = 100_000;
+pub(crate) const ROYAL_EXCHANGE_VALUE: i32 = 100_000;
 
 /// Tables derived once per (variant, parameters).
 #[derive(Clone, Debug)]
@@ -313,6 +313,7 @@ fn pawn_structure_cacheable(variant: &Variant) -> bool {
 }
 
 impl Evaluator {
+    /// The evaluation of `variant` under `params`, its tables computed once.
     pub fn new(variant: &Variant, params: &EvalParams) -> Evaluator {
         let (values, pocket_values) = piece_values(variant, params);
         let royal = variant.royal;
@@ -349,6 +350,7 @@ impl Evaluator {
         }
     }
 
+    /// The parameters it evaluates with.
     pub fn params(&self) -> &EvalParams {
         &self.params
     }
@@ -363,7 +365,7 @@ impl Evaluator {
     /// valuable first (equal values in the variant's order; the royal
     /// piece at [`ROYAL_EXCHANGE_VALUE`]).
     #[inline]
-    pub fn exchange_order(&self) -> &[(PieceType, i32)] {
+    pub(crate) fn exchange_order(&self) -> &[(PieceType, i32)] {
         &self.exchange_order
     }
 
@@ -390,7 +392,7 @@ impl Evaluator {
     }
 
     /// Score in centipawns from the side to move's point of view, within
-    /// ±[`MAX_EVAL`] whatever the parameters (sums run in 64 bits).
+    /// ±`MAX_EVAL` (far from any mate score) whatever the parameters (sums run in 64 bits).
     pub fn evaluate(&self, pos: &Position<'_>) -> i32 {
         self.evaluate_with(pos, None)
     }

@@ -34,11 +34,13 @@ use crate::variant::Variant;
 /// Settings of a searcher that hold across searches.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// Size of the transposition table, in megabytes.
     pub hash_megabytes: usize,
     /// Seeded root randomness for opening diversity: each root move gets a
     /// fixed pseudo-random bonus in `0..=root_noise` centipawns, drawn from
     /// `seed`, the position and the move. 0 turns it off.
     pub root_noise: i32,
+    /// Seed of the root noise.
     pub seed: u64,
 }
 
@@ -55,14 +57,21 @@ impl Default for SearchOptions {
 /// Progress after each completed iteration.
 #[derive(Clone, Debug)]
 pub struct SearchInfo<M> {
+    /// The iteration just completed.
     pub depth: u32,
+    /// The deepest ply reached so far.
     pub seldepth: u32,
+    /// Its score, in centipawns from the side to move's view.
     pub score: i32,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// Its principal variation.
     pub pv: Vec<M>,
 }
 
+/// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
     /// `None` only when the position has no legal move.
@@ -75,6 +84,7 @@ pub struct SearchResult<M> {
     pub seldepth: u32,
     /// Nodes of the whole search, the last partial iteration included.
     pub nodes: u64,
+    /// Wall time of the search.
     pub elapsed: Duration,
     /// The principal variation, `best_move` first.
     pub pv: Vec<M>,
@@ -341,6 +351,27 @@ impl<M> Default for Candidates<M> {
 /// A searcher for one game kind. Keep one per player across a game so the
 /// transposition table and histories carry over; call
 /// [`Searcher::new_game`] between games for reproducible results.
+///
+/// Under a node limit the result depends only on the position, the
+/// history, the options and the seed, so a node-limited game replays
+/// exactly:
+///
+/// ```rust
+/// use pocketlab_core::engine::{EvalParams, SearchLimits, SearchOptions, Searcher};
+/// use pocketlab_core::{GamePosition, Position, builtin};
+///
+/// let chess = builtin::load("chess").unwrap();
+/// let start = Position::start(&chess);
+/// let search = || {
+///     let mut searcher = Searcher::standard(&chess, &EvalParams::default(), SearchOptions::default());
+///     searcher.search(&start, &[], &SearchLimits::nodes(20_000))
+/// };
+/// let (first, again) = (search(), search());
+/// assert_eq!(first.nodes, 20_000);
+/// assert_eq!(first.best_move, again.best_move);
+/// let reply = start.play(first.best_move.unwrap()).unwrap();
+/// assert_eq!(reply.side_to_move(), pocketlab_core::Color::Black);
+/// ```
 #[derive(Debug)]
 pub struct Searcher<R: SearchRules> {
     rules: R,
@@ -371,6 +402,7 @@ pub struct Searcher<R: SearchRules> {
 }
 
 impl<R: SearchRules> Searcher<R> {
+    /// A searcher for the kind `rules` describe, with empty tables.
     pub fn new(rules: R, options: SearchOptions) -> Searcher<R> {
         let lmr = (0..64)
             .map(|depth| {

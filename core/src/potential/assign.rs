@@ -17,33 +17,39 @@
 pub struct Potential(pub u32);
 
 impl Potential {
-    pub const EMPTY: Potential = Potential(0);
+    pub(crate) const EMPTY: Potential = Potential(0);
 
+    /// The set of type `t` alone.
     #[inline]
     pub const fn single(t: u8) -> Potential {
         Potential(1 << t)
     }
 
+    /// Whether type `t` is in the set.
     #[inline]
     pub const fn contains(self, t: u8) -> bool {
         self.0 & (1 << t) != 0
     }
 
+    /// The set with type `t` added.
     #[inline]
     pub const fn with(self, t: u8) -> Potential {
         Potential(self.0 | 1 << t)
     }
 
+    /// The set with type `t` taken out.
     #[inline]
     pub const fn without(self, t: u8) -> Potential {
         Potential(self.0 & !(1 << t))
     }
 
+    /// Whether no type is left.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many types the set holds.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -65,7 +71,7 @@ impl Potential {
 }
 
 /// Most pieces per side (and types) the matching handles.
-pub const MAX_PIECES: usize = 32;
+pub(crate) const MAX_PIECES: usize = 32;
 
 const UNASSIGNED: u8 = u8::MAX;
 
@@ -136,7 +142,7 @@ fn match_into(pots: &[Potential], need: &[u8], assign: &mut [u8; MAX_PIECES]) ->
 
 /// One assignment of a type to every piece within its potential, using
 /// exactly `need[t]` pieces of type `t`, if there is one.
-pub fn find_assignment(pots: &[Potential], need: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn find_assignment(pots: &[Potential], need: &[u8]) -> Option<Vec<u8>> {
     let mut assign = [UNASSIGNED; MAX_PIECES];
     match_into(pots, need, &mut assign).then(|| assign[..pots.len()].to_vec())
 }

@@ -194,6 +194,7 @@ impl<'v> Army<'v> {
         })
     }
 
+    /// The variant the army comes from.
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
@@ -203,6 +204,8 @@ impl<'v> Army<'v> {
         self.kinds.len()
     }
 
+    /// Whether the army has no type (never for an army built from a
+    /// validated variant).
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }
@@ -289,8 +292,11 @@ const NOT_PROMOTED: u8 = u8::MAX;
 /// the army type it now moves as (its potential is then `{P}`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PotentialPiece {
+    /// Its side.
     pub color: Color,
+    /// The army types it may still be.
     pub potential: Potential,
+    /// For a promoted pawn, the army type it moves as.
     pub promoted: Option<u8>,
     /// The piece has moved and may still be a pawn on a square of the
     /// pawn's initial-rank moves: as a pawn it may not make them (a pawn's
@@ -301,7 +307,9 @@ pub struct PotentialPiece {
 /// A move of Potential Chess.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PotentialMove {
+    /// Where the piece stands.
     pub from: Square,
+    /// Where it goes.
     pub to: Square,
     /// The mover's potential after the move, before the consistency
     /// reduction: the types that could have made it (`{P}` for a promotion
@@ -311,6 +319,7 @@ pub struct PotentialMove {
     pub promotion: Option<u8>,
     /// The captured piece's named identity (army type).
     pub captured: Option<u8>,
+    /// Whether it captures en passant.
     pub en_passant: bool,
 }
 
@@ -383,10 +392,12 @@ impl<'a> PotentialPosition<'a> {
         self.colors.black = self.colors.black.without(sq);
     }
 
+    /// The army both sides play with.
     pub fn army(&self) -> &'a Army<'a> {
         self.army
     }
 
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<PotentialPiece> {
         let color = if self.colors.white.contains(sq) {
             Color::White
@@ -404,11 +415,13 @@ impl<'a> PotentialPosition<'a> {
         })
     }
 
+    /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.colors.white | self.colors.black
     }
 
+    /// The squares of `color`'s pieces.
     #[inline]
     pub fn pieces_of(&self, color: Color) -> Bitboard {
         self.colors[color]
@@ -426,18 +439,23 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
+    /// The side whose turn it is.
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The square a double step skipped, where an en passant capture may
+    /// land.
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant
     }
 
+    /// Plies since the last move that resets the n-move counter.
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove_clock
     }
 
+    /// The move number, from 1, counted up after Black's move.
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
     }
@@ -448,6 +466,8 @@ impl<'a> PotentialPosition<'a> {
         self.hash
     }
 
+    /// [`Self::hash`] computed from scratch (the position keeps it current
+    /// as moves are played).
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0u64;
         for sq in self.occupied() {
@@ -483,7 +503,7 @@ impl<'a> PotentialPosition<'a> {
 
     /// Squares `by`'s pieces could capture onto, for some type in their
     /// potentials (promoted pieces as their promoted type).
-    pub fn attacked_by(&self, by: Color) -> Bitboard {
+    pub(crate) fn attacked_by(&self, by: Color) -> Bitboard {
         let occ = self.occupied();
         let mut out = Bitboard::EMPTY;
         for sq in self.colors[by] {
@@ -500,7 +520,7 @@ impl<'a> PotentialPosition<'a> {
     }
 
     /// `color`'s pieces that could be the king.
-    pub fn king_candidates(&self, color: Color) -> Bitboard {
+    pub(crate) fn king_candidates(&self, color: Color) -> Bitboard {
         let royal = self.army.royal;
         self.colors[color]
             .filter(|&sq| self.pot[sq.index()].contains(royal))
@@ -588,7 +608,7 @@ impl<'a> PotentialPosition<'a> {
     /// Per type in the potential of the piece on `from` (of the side to
     /// move), the squares that type could move to (en passant excluded).
     /// A promoted piece lists its promoted type.
-    pub fn targets_by_type(&self, from: Square) -> Vec<(u8, Bitboard)> {
+    pub(crate) fn targets_by_type(&self, from: Square) -> Vec<(u8, Bitboard)> {
         let Some(piece) = self.piece_at(from) else {
             return Vec::new();
         };
@@ -611,7 +631,8 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
-    /// The union of [`Self::targets_by_type`].
+    /// Every square the piece on `from` (of the side to move) could move
+    /// to as some type of its potential, en passant excluded.
     pub fn targets(&self, from: Square) -> Bitboard {
         self.targets_by_type(from)
             .into_iter()
@@ -619,7 +640,7 @@ impl<'a> PotentialPosition<'a> {
     }
 
     /// Every move the rules of movement allow, before the consistency test.
-    pub fn pseudo_legal_moves(&self) -> Vec<PotentialMove> {
+    pub(crate) fn pseudo_legal_moves(&self) -> Vec<PotentialMove> {
         let mut out = Vec::with_capacity(128);
         let us = self.side;
         let them = !us;
@@ -913,14 +934,7 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
-    /// The position after `mv`, which must be one of
-    /// [`Self::pseudo_legal_moves`] (not checked), or `None` if the move is
-    /// illegal. Lets a search play moves one at a time in its own order
-    /// instead of building every successor.
-    pub fn play_pseudo_legal(&self, mv: PotentialMove) -> Option<PotentialPosition<'a>> {
-        self.apply(mv)
-    }
-
+    /// How many legal moves the side to move has.
     pub fn count_legal_moves(&self) -> u64 {
         let mut n = 0;
         self.filter_legal(|_| {
@@ -930,7 +944,7 @@ impl<'a> PotentialPosition<'a> {
         n
     }
 
-    pub fn has_legal_move(&self) -> bool {
+    pub(crate) fn has_legal_move(&self) -> bool {
         let mut any = false;
         self.filter_legal(|_| {
             any = true;
