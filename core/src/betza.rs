@@ -36,7 +36,9 @@ use std::fmt;
 /// (`dy > 0` is forward).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ray {
+    /// File step (positive: towards the h-file).
     pub dx: i8,
+    /// Rank step (positive: forward).
     pub dy: i8,
     /// The fewest steps the move takes (above 1 only for lame leaps).
     pub min_steps: u8,
@@ -47,14 +49,18 @@ pub struct Ray {
 /// Whether a move may go to an empty square, capture, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mode {
+    /// May move to an empty square.
     pub quiet: bool,
+    /// May capture.
     pub capture: bool,
 }
 
 /// One parsed Betza term (modifiers plus atom), expanded into its rays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRule {
+    /// The directions, with their step bounds.
     pub rays: Vec<Ray>,
+    /// Whether the rays move, capture or both.
     pub mode: Mode,
     /// Only from the variant's initial ranks.
     pub initial: bool,
@@ -65,9 +71,11 @@ pub struct MoveRule {
 /// Why a Betza string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetzaError {
+    /// The Betza string as given.
     pub notation: String,
     /// Byte offset of the offending character.
     pub position: usize,
+    /// What is wrong there.
     pub reason: String,
 }
 
@@ -90,7 +98,7 @@ impl fmt::Display for BetzaError {
 impl std::error::Error for BetzaError {}
 
 /// The most steps any ray can take on an 8x8 board.
-pub const UNLIMITED: u8 = 7;
+pub(crate) const UNLIMITED: u8 = 7;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Shape {
@@ -207,20 +215,94 @@ struct Modifiers {
 
 /// Parse a Betza string into move rules.
 pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
-    let err = |position: usize, reason: &str| BetzaError {
-        notation: notation.to_owned(),
-        position,
-        reason: reason.to_owned(),
+    let mut reader = Reader {
+        notation,
+        chars: notation.char_indices().collect(),
+        next: 0,
     };
     if notation.is_empty() {
-        return Err(err(0, "empty move description"));
+        return Err(reader.error(0, "empty move description"));
     }
-    let chars: Vec<(usize, char)> = notation.char_indices().collect();
     let mut rules = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
+    while reader.next < reader.chars.len() {
+        rules.push(reader.term()?);
+    }
+    Ok(rules)
+}
+
+/// A Betza string read term by term.
+struct Reader<'a> {
+    notation: &'a str,
+    /// The characters with their byte offsets.
+    chars: Vec<(usize, char)>,
+    /// Index into `chars` of the next character to read.
+    next: usize,
+}
+
+impl Reader<'_> {
+    fn error(&self, position: usize, reason: &str) -> BetzaError {
+        BetzaError {
+            notation: self.notation.to_owned(),
+            position,
+            reason: reason.to_owned(),
+        }
+    }
+
+    /// The next term: modifiers, an atom and its range, as one rule.
+    fn term(&mut self) -> Result<MoveRule, BetzaError> {
+        let mods = self.modifiers()?;
+        let (atom_pos, atom) = self.atom()?;
+        let (atoms, rides) = if let Some((base, rides)) = shorthand(atom) {
+            (base.to_vec(), rides)
+        } else if atom_leap(atom).is_some() {
+            (vec![atom], false)
+        } else {
+            return Err(self.error(
+                atom_pos,
+                "unknown atom (supported: W F D N A H C Z G K B R Q)",
+            ));
+        };
+        let (rides, max_steps) = self.range(atom, rides);
+        let err = |reason: &str| self.error(atom_pos, reason);
+        if mods.lame && rides {
+            return Err(err("'n' (lame) applies to single leaps, not riders"));
+        }
+        let rays = self.rays(&mods, &atoms, max_steps, atom_pos)?;
+        if rays.is_empty() {
+            return Err(err("the direction modifiers leave this atom no move"));
+        }
+        if mods.en_passant && (rides || mods.lame) {
+            return Err(err("'e' (en passant) applies to single leaps only"));
+        }
+        let mode = match (mods.quiet, mods.capture) {
+            (true, false) => Mode {
+                quiet: true,
+                capture: false,
+            },
+            (false, true) => Mode {
+                quiet: false,
+                capture: true,
+            },
+            _ => Mode {
+                quiet: true,
+                capture: true,
+            },
+        };
+        if mods.en_passant && !mode.capture {
+            return Err(err("'e' (en passant) needs a capturing move"));
+        }
+        Ok(MoveRule {
+            rays,
+            mode,
+            initial: mods.initial,
+            en_passant: mods.en_passant,
+        })
+    }
+
+    /// The modifiers before the next atom.
+    fn modifiers(&mut self) -> Result<Modifiers, BetzaError> {
         let mut mods = Modifiers::default();
-        while let Some(&(pos, c)) = chars.get(i) {
+        while let Some(&(pos, c)) = self.chars.get(self.next) {
             match c {
                 'm' => mods.quiet = true,
                 'c' => mods.capture = true,
@@ -231,64 +313,71 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                 'A'..='Z' => break,
                 'p' | 'g' | 'j' | 'o' | 'a' | 'x' | 'y' | 'z' | 'd' | 'u' | 't' | 'k' | 'q'
                 | 'w' => {
-                    return Err(err(pos, "this modifier is not supported by pocketlab"));
+                    return Err(self.error(pos, "this modifier is not supported by pocketlab"));
                 }
-                _ => return Err(err(pos, "not a Betza modifier or atom")),
+                _ => return Err(self.error(pos, "not a Betza modifier or atom")),
             }
-            i += 1;
+            self.next += 1;
         }
-        let Some(&(atom_pos, atom)) = chars.get(i) else {
-            let pos = chars.last().map_or(0, |&(p, _)| p);
-            return Err(err(
+        Ok(mods)
+    }
+
+    /// The atom after the modifiers, with its byte offset.
+    fn atom(&mut self) -> Result<(usize, char), BetzaError> {
+        let Some(&(atom_pos, atom)) = self.chars.get(self.next) else {
+            let pos = self.chars.last().map_or(0, |&(p, _)| p);
+            return Err(self.error(
                 pos,
                 "modifiers must be followed by an atom (W, F, D, N, A, H, C, Z, G, K, B, R, Q)",
             ));
         };
-        i += 1;
-        let (atoms, mut rides): (Vec<char>, bool) = if let Some((base, rides)) = shorthand(atom) {
-            (base.to_vec(), rides)
-        } else if atom_leap(atom).is_some() {
-            (vec![atom], false)
-        } else {
-            return Err(err(
-                atom_pos,
-                "unknown atom (supported: W F D N A H C Z G K B R Q)",
-            ));
+        self.next += 1;
+        Ok((atom_pos, atom))
+    }
+
+    /// Whether the move rides and its most steps, given whether the atom
+    /// rides by itself: a doubled atom rides, a number sets the range (0:
+    /// unlimited).
+    fn range(&mut self, atom: char, rides: bool) -> (bool, u8) {
+        let unbounded = if rides { UNLIMITED } else { 1 };
+        let Some(&(_, next)) = self.chars.get(self.next) else {
+            return (rides, unbounded);
         };
-        let mut max_steps = if rides { UNLIMITED } else { 1 };
-        // A doubled atom rides; a digit sets the range.
-        if let Some(&(_, next)) = chars.get(i) {
-            if next == atom {
-                rides = true;
-                max_steps = UNLIMITED;
-                i += 1;
-            } else if let Some(d) = next.to_digit(10) {
-                let mut value = d;
-                i += 1;
-                while let Some(d) = chars.get(i).and_then(|&(_, c)| c.to_digit(10)) {
-                    value = value.saturating_mul(10).saturating_add(d);
-                    i += 1;
-                }
-                max_steps = if value == 0 {
-                    UNLIMITED
-                } else {
-                    value.min(u32::from(UNLIMITED)) as u8
-                };
-                rides = max_steps > 1;
-            }
+        if next == atom {
+            self.next += 1;
+            return (true, UNLIMITED);
         }
-        if mods.lame && rides {
-            return Err(err(
-                atom_pos,
-                "'n' (lame) applies to single leaps, not riders",
-            ));
+        let Some(d) = next.to_digit(10) else {
+            return (rides, unbounded);
+        };
+        let mut value = d;
+        self.next += 1;
+        while let Some(d) = self.chars.get(self.next).and_then(|&(_, c)| c.to_digit(10)) {
+            value = value.saturating_mul(10).saturating_add(d);
+            self.next += 1;
         }
+        let max_steps = if value == 0 {
+            UNLIMITED
+        } else {
+            value.min(u32::from(UNLIMITED)) as u8
+        };
+        (max_steps > 1, max_steps)
+    }
+
+    /// The rays of `atoms` that the direction modifiers keep, each of up
+    /// to `max_steps` steps, or the one straight leap of a lame move.
+    fn rays(
+        &self,
+        mods: &Modifiers,
+        atoms: &[char],
+        max_steps: u8,
+        atom_pos: usize,
+    ) -> Result<Vec<Ray>, BetzaError> {
         let mut rays = Vec::new();
-        for base in atoms {
+        for &base in atoms {
             let (bx, by) = atom_leap(base).expect("shorthands expand to known atoms");
-            let shape = shape_of(bx, by);
-            let filters =
-                direction_filters(&mods.directions, shape).map_err(|(pos, why)| err(pos, &why))?;
+            let filters = direction_filters(&mods.directions, shape_of(bx, by))
+                .map_err(|(pos, why)| self.error(pos, &why))?;
             for (dx, dy) in symmetric_images(bx, by) {
                 if !filters.is_empty() && !filters.iter().any(|f| f(dx, dy)) {
                     continue;
@@ -296,7 +385,7 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                 rays.push(if mods.lame {
                     let g = gcd(dx.unsigned_abs(), dy.unsigned_abs());
                     if g < 2 {
-                        return Err(err(
+                        return Err(self.error(
                             atom_pos,
                             "'n' (lame) needs a straight-line leap such as D, A, H or G",
                         ));
@@ -318,43 +407,8 @@ pub fn parse(notation: &str) -> Result<Vec<MoveRule>, BetzaError> {
                 });
             }
         }
-        if rays.is_empty() {
-            return Err(err(
-                atom_pos,
-                "the direction modifiers leave this atom no move",
-            ));
-        }
-        if mods.en_passant && (rides || mods.lame) {
-            return Err(err(
-                atom_pos,
-                "'e' (en passant) applies to single leaps only",
-            ));
-        }
-        let mode = match (mods.quiet, mods.capture) {
-            (true, false) => Mode {
-                quiet: true,
-                capture: false,
-            },
-            (false, true) => Mode {
-                quiet: false,
-                capture: true,
-            },
-            _ => Mode {
-                quiet: true,
-                capture: true,
-            },
-        };
-        if mods.en_passant && !mode.capture {
-            return Err(err(atom_pos, "'e' (en passant) needs a capturing move"));
-        }
-        rules.push(MoveRule {
-            rays,
-            mode,
-            initial: mods.initial,
-            en_passant: mods.en_passant,
-        });
+        Ok(rays)
     }
-    Ok(rules)
 }
 
 fn direction_filters(

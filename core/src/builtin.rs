@@ -5,7 +5,7 @@ use crate::kind::parse_variant;
 use crate::variant::{Variant, VariantError};
 
 /// `(name, file text)` of every shipped variant.
-pub const SHIPPED: &[(&str, &str)] = &[
+pub(crate) const SHIPPED: &[(&str, &str)] = &[
     (
         "pocket-mutation",
         include_str!("../../configs/variants/pocket-mutation.toml"),

@@ -14,23 +14,32 @@ use std::hash::Hash;
 
 use crate::types::Color;
 
+/// How a finished game came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// The side that won.
     Win(Color),
+    /// Neither side won.
     Draw,
 }
 
 /// Why a game ended under the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
+    /// The side to move is in check and has no legal move.
     Checkmate,
+    /// The side to move is not in check and has no legal move.
     Stalemate,
+    /// The variant's n-move rule: too many plies without a reset.
     NMoveRule,
+    /// The same position occurred as often as the variant's rule says.
     Repetition,
+    /// Neither side can mate (the variant's dead-position rule).
     DeadPosition,
 }
 
 impl Termination {
+    /// The name logs and reports write.
     pub fn name(self) -> &'static str {
         match self {
             Termination::Checkmate => "checkmate",
@@ -48,11 +57,16 @@ impl fmt::Display for Termination {
     }
 }
 
+/// Whether a game goes on, and if not, how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
+    /// The side to move has a legal move and no rule ends the game.
     Ongoing,
+    /// The game is over.
     Over {
+        /// Who won, if anyone.
         outcome: Outcome,
+        /// The rule that ended the game.
         termination: Termination,
     },
 }
@@ -87,14 +101,25 @@ pub enum MoveEvent {
     /// `piece`) or becoming `into`: a mutation within its class, or a
     /// promotion by pocketing from the last rank (`promotion`).
     PocketIn {
+        /// The piece's letter before the move.
         piece: char,
+        /// Its letter in the pocket.
         into: char,
+        /// Whether it was a promotion by pocketing.
         promotion: bool,
     },
     /// A pocketed piece was dropped.
-    Drop { piece: char },
+    Drop {
+        /// The dropped piece's letter.
+        piece: char,
+    },
     /// A pawn promoted on the board (`piece` is the mover as the log writes it).
-    Promotion { piece: String, into: char },
+    Promotion {
+        /// The pawn's text.
+        piece: String,
+        /// The letter of the piece it became.
+        into: char,
+    },
 }
 
 /// What the log records of a move besides its notation.
@@ -105,6 +130,7 @@ pub struct MoveFacts {
     pub piece: String,
     /// The captured piece, likewise (for Potential Chess, the name given).
     pub capture: Option<String>,
+    /// What the move did to pockets or promotion, if anything.
     pub event: Option<MoveEvent>,
 }
 
@@ -115,15 +141,18 @@ pub struct MoveFacts {
 /// `None` for the illegal ones (Potential Chess decides legality by playing
 /// the move). Positions are values: playing a move returns a new one.
 pub trait GamePosition: Clone + fmt::Debug {
+    /// A move of this kind's positions.
     type Move: Copy + Eq + Hash + fmt::Debug;
     /// Why a move text was rejected.
     type MoveTextError: std::error::Error + Send + Sync + 'static;
 
+    /// The side whose turn it is.
     fn side_to_move(&self) -> Color;
     /// A hash of everything that decides a repetition (not the counters).
     fn hash(&self) -> u64;
     /// Plies since the last move that resets the n-move counter.
     fn halfmove_clock(&self) -> u16;
+    /// The move number, from 1, counted up after Black's move.
     fn fullmove_number(&self) -> u16;
     /// Whether the side to move is in check (for Potential Chess: every
     /// piece that could be its king is attackable).
@@ -170,7 +199,26 @@ pub trait GamePosition: Clone + fmt::Debug {
     }
 }
 
-/// A game in progress with its history.
+/// A game in progress with its history, which decides repetitions.
+///
+/// ```rust
+/// use pocketlab_core::{Game, GamePosition, GameStatus, Outcome, Position, Termination, builtin};
+///
+/// let chess = builtin::load("chess").unwrap();
+/// let mut game = Game::new(Position::start(&chess));
+/// for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+///     let mv = game.position().parse_move(text).unwrap();
+///     game.play(mv).unwrap();
+/// }
+/// assert_eq!(game.moves().len(), 4);
+/// assert_eq!(
+///     game.status(),
+///     GameStatus::Over {
+///         outcome: Outcome::Win(pocketlab_core::Color::Black),
+///         termination: Termination::Checkmate,
+///     }
+/// );
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game<P: GamePosition> {
     start: P,
@@ -181,6 +229,7 @@ pub struct Game<P: GamePosition> {
 }
 
 impl<P: GamePosition> Game<P> {
+    /// A game from `start` with no move yet.
     pub fn new(start: P) -> Game<P> {
         let hashes = vec![start.hash()];
         Game {
@@ -191,14 +240,17 @@ impl<P: GamePosition> Game<P> {
         }
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &P {
         &self.start
     }
 
+    /// The current position.
     pub fn position(&self) -> &P {
         &self.position
     }
 
+    /// The moves played so far, first first.
     pub fn moves(&self) -> &[P::Move] {
         &self.moves
     }
@@ -243,6 +295,8 @@ impl<P: GamePosition> Game<P> {
         repetitions(&self.hashes)
     }
 
+    /// The game's status: the position's own, or a draw by repetition
+    /// found in the history.
     pub fn status(&self) -> GameStatus {
         with_repetition(
             self.position.status(),

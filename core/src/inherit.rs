@@ -1,12 +1,12 @@
 //! `inherits` for files that build on another (variant files, evaluation
 //! parameter files, and experiment files in the selfplay crate): the chain
-//! walked with its length and cycles bounded ([`walk_chain`]), and for
+//! walked with its length and cycles bounded, and for
 //! TOML tables each file's keys merged over what it inherits
 //! ([`merged_chain`]). Core reads no files: the caller resolves names.
 
 /// Most `inherits` links followed from one file (more is most likely a
 /// cycle through names that differ).
-pub const MAX_INHERITANCE_DEPTH: usize = 16;
+pub(crate) const MAX_INHERITANCE_DEPTH: usize = 16;
 
 /// How an `inherits` link is followed: `(file, name)` of the naming file
 /// and the name it gives, to the parent's `(file name, text)` or the reason
@@ -18,7 +18,9 @@ pub type Resolver<'a> = dyn Fn(&str, &str) -> Result<(String, String), String> +
 /// inherits from, if any.
 #[derive(Clone, Debug)]
 pub struct OwnFile<T = toml::Table> {
+    /// What the file holds.
     pub table: T,
+    /// The name it inherits from, if any.
     pub inherits: Option<String>,
 }
 
@@ -32,7 +34,12 @@ pub enum ChainError<E> {
     /// A file failed its own check.
     File(E),
     /// The `inherits` link of `file` could not be followed.
-    Link { file: String, reason: String },
+    Link {
+        /// The file whose link failed.
+        file: String,
+        /// Why it could not be followed.
+        reason: String,
+    },
 }
 
 /// The merged keys of `file` and every file it inherits from, nearest
@@ -79,7 +86,7 @@ pub fn merged_chain<E>(
 /// Every file of the chain from `file` up, each checked alone by
 /// `own(file, text)`, with its name: `file` first, the file that inherits
 /// nothing last. `resolve` as for [`merged_chain`].
-pub fn walk_chain<T, E>(
+pub(crate) fn walk_chain<T, E>(
     file: &str,
     text: &str,
     own: &OwnCheck<'_, T, E>,
@@ -111,7 +118,7 @@ pub fn walk_chain<T, E>(
 
 /// `child`'s keys over `parent`'s: tables key by key, anything else
 /// (numbers, strings, arrays, arrays of tables) whole.
-pub fn merge_over(parent: &mut toml::Table, child: toml::Table) {
+pub(crate) fn merge_over(parent: &mut toml::Table, child: toml::Table) {
     for (key, value) in child {
         match (parent.get_mut(&key), value) {
             (Some(toml::Value::Table(below)), toml::Value::Table(above)) => {

@@ -41,6 +41,14 @@ use crate::variant::{Variant, VariantError, parse_variant_data};
 /// Parse a variant file and check that it can be played: `file` names it in
 /// errors; `resolve` turns an `inherits` value into `(file name, text)` of
 /// the parent, or `None`. Every error names the file, the key and the reason.
+///
+/// ```rust
+/// use pocketlab_core::{builtin, kind};
+///
+/// let text = "name = \"odd\"\ninherits = \"chess\"\nroyal = \"Z\"\n";
+/// let error = kind::parse_variant("odd.toml", text, &|name| builtin::resolve(name)).unwrap_err();
+/// assert_eq!((error.file.as_str(), error.key.as_str()), ("odd.toml", "royal"));
+/// ```
 pub fn parse_variant(
     file: &str,
     text: &str,
@@ -76,6 +84,7 @@ impl<'v> GameKind<'v> {
         }
     }
 
+    /// The variant played.
     pub fn variant(&self) -> &'v Variant {
         match self {
             GameKind::Standard(v) => v,
@@ -137,21 +146,27 @@ fn kind_mismatch() -> ! {
 /// A position of either kind.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyPosition<'k> {
+    /// A position of pieces with fixed identity.
     Standard(Position<'k>),
+    /// A Potential Chess position.
     Potential(PotentialPosition<'k>),
 }
 
 /// A move of either kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyMove {
+    /// A move of pieces with fixed identity.
     Standard(Move),
+    /// A Potential Chess move.
     Potential(PotentialMove),
 }
 
 /// Position text that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionTextError {
+    /// A FEN that could not be read.
     Fen(FenError),
+    /// Potential Chess position text that could not be read.
     Potential(PotentialTextError),
 }
 
@@ -169,7 +184,9 @@ impl std::error::Error for PositionTextError {}
 /// A move text that is not a legal move in the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveTextError {
+    /// Not a move in the project's notation, or not legal here.
     Standard(NotationError),
+    /// Not a Potential Chess move, or not legal here.
     Potential(PotentialNotationError),
     /// The move belongs to a position of the other kind.
     OtherKind,
@@ -392,11 +409,17 @@ fn run_search<R: crate::engine::SearchRules>(
 /// Progress of a search after a completed iteration.
 #[derive(Clone, Debug)]
 pub struct AnySearchInfo {
+    /// The iteration just completed.
     pub depth: u32,
+    /// The deepest ply reached so far.
     pub seldepth: u32,
+    /// Its score, in centipawns from the side to move's view.
     pub score: i32,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// Its principal variation.
     pub pv: Vec<AnyMove>,
 }
 
@@ -413,6 +436,7 @@ pub struct AnySearchResult {
     pub seldepth: u32,
     /// Nodes of the whole search, the last partial iteration included.
     pub nodes: u64,
+    /// Wall time of the search.
     pub elapsed: Duration,
     /// The principal variation, `best_move` first.
     pub pv: Vec<AnyMove>,
@@ -422,7 +446,9 @@ pub struct AnySearchResult {
 #[derive(Debug)]
 pub enum AnyEngine<'k> {
     // Boxed: searchers are large and move between threads.
+    /// The searcher of pieces with fixed identity.
     Standard(Box<Searcher<StandardRules<'k>>>),
+    /// The Potential Chess searcher.
     Potential(Box<Searcher<PotentialRules<'k>>>),
 }
 

@@ -1,13 +1,48 @@
 //! pocketlab-core: the rules of chess variants as data, and an engine to play them.
 //!
-//! * [`types`]: squares, bitboards, colours, piece types.
-//! * [`betza`] and [`movement`]: piece moves from Betza notation to tables.
-//! * [`variant`]: variant files (TOML) with inheritance and validation.
-//! * [`Position`]: FEN, legal moves ([`movegen`]), copy-make play, hashing.
-//! * [`notation`] and [`san`]: the project's move notation and SAN.
-//! * [`perft`], [`game`]: move-tree counts, and game status with history.
+//! Rules and pieces:
 //!
-//! The core parses text it is handed and opens no files.
+//! * [`types`]: squares, bitboards, colours, piece types.
+//! * [`betza`] and [`movement`]: piece moves from Betza notation to tables
+//!   (`sliders`: the magic-bitboard rook and bishop lines they use).
+//! * [`variant`]: variant files (TOML) with inheritance and validation;
+//!   [`inherit`] follows `inherits` links for every kind of file, and
+//!   [`builtin`] embeds the shipped variants.
+//!
+//! Positions and games:
+//!
+//! * [`Position`] ([`position`]): FEN, copy-make play, hashing; legal moves
+//!   from [`movegen`], as [`moves::Move`]s.
+//! * [`potential`]: Potential Chess, whose pieces are narrowed by the moves
+//!   they make.
+//! * [`game`]: what every game kind offers ([`GamePosition`]), game status,
+//!   and a [`Game`] with its history; [`kind`] chooses the kind a variant is
+//!   played as, the one path the layers above use.
+//! * [`notation`] and [`san`]: the project's move notation and SAN.
+//! * [`perft`]: move-tree counts, to check move generation.
+//!
+//! The engine:
+//!
+//! * [`engine`]: evaluation and one alpha-beta searcher for every game kind.
+//!
+//! The core parses text it is handed and opens no files. A variant from its
+//! TOML text, with `inherits` resolved by the caller (here among the
+//! shipped variants):
+//!
+//! ```rust
+//! use pocketlab_core::{GamePosition, Position, builtin, kind};
+//!
+//! let text = r#"
+//! name = "chess-without-en-passant"
+//! inherits = "chess"
+//! en_passant = false
+//! "#;
+//! let variant = kind::parse_variant("mine.toml", text, &|name| builtin::resolve(name)).unwrap();
+//! assert!(!variant.rules.en_passant);
+//! assert_eq!(Position::start(&variant).legal_moves().len(), 20);
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod betza;
 pub mod builtin;

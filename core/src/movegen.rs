@@ -122,7 +122,7 @@ fn gcd(a: u8, b: u8) -> u8 {
 
 impl Position<'_> {
     /// Pieces of `by` that capture onto `sq` given the occupancy.
-    pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+    pub(crate) fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let v = self.variant();
         let lines = SliderLines::new(sq, occupied);
         let mut out = Bitboard::EMPTY;
@@ -136,7 +136,7 @@ impl Position<'_> {
     }
 
     /// Whether any piece of `by` captures onto `sq` given the occupancy.
-    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+    pub(crate) fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let v = self.variant();
         let lines = SliderLines::new(sq, occupied);
         v.piece_types().any(|kind| {
@@ -153,7 +153,7 @@ impl Position<'_> {
     }
 
     /// Append every legal move to `list`.
-    pub fn append_legal_moves(&self, list: &mut MoveList) {
+    pub(crate) fn append_legal_moves(&self, list: &mut MoveList) {
         self.generate(list);
     }
 
@@ -165,7 +165,7 @@ impl Position<'_> {
     }
 
     /// Whether `mv` is legal here.
-    pub fn is_legal(&self, mv: Move) -> bool {
+    pub(crate) fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(&mv)
     }
 

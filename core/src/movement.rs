@@ -16,7 +16,7 @@ use crate::types::{Bitboard, Color, Square};
 /// or the highest bit of the ray's occupied squares, and no ray is walked
 /// at run time.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WalkedRay {
+pub(crate) struct WalkedRay {
     pub dx: i8,
     pub dy: i8,
     pub min_steps: u8,
@@ -142,7 +142,7 @@ impl WalkedRay {
 /// through it (blockers included): looked up once and shared by every piece
 /// type asked who attacks the square or from where it could be attacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SliderLines {
+pub(crate) struct SliderLines {
     square: Square,
     occupied: Bitboard,
     orthogonal: Bitboard,
@@ -164,26 +164,26 @@ impl SliderLines {
 /// The moves of one piece type for one side.
 #[derive(Clone, Debug)]
 pub struct PieceMoves {
-    pub leap_quiet: Box<[Bitboard; 64]>,
-    pub leap_capture: Box<[Bitboard; 64]>,
+    pub(crate) leap_quiet: Box<[Bitboard; 64]>,
+    pub(crate) leap_capture: Box<[Bitboard; 64]>,
     /// Leaping captures that may take en passant.
-    pub leap_en_passant: Box<[Bitboard; 64]>,
-    pub orth_quiet: Box<[Bitboard; 64]>,
-    pub orth_capture: Box<[Bitboard; 64]>,
-    pub diag_quiet: Box<[Bitboard; 64]>,
-    pub diag_capture: Box<[Bitboard; 64]>,
-    pub walked: Vec<WalkedRay>,
+    pub(crate) leap_en_passant: Box<[Bitboard; 64]>,
+    pub(crate) orth_quiet: Box<[Bitboard; 64]>,
+    pub(crate) orth_capture: Box<[Bitboard; 64]>,
+    pub(crate) diag_quiet: Box<[Bitboard; 64]>,
+    pub(crate) diag_capture: Box<[Bitboard; 64]>,
+    pub(crate) walked: Vec<WalkedRay>,
     /// Reverse tables: squares from which this piece captures onto a square.
-    pub rev_leap_capture: Box<[Bitboard; 64]>,
-    pub rev_orth_capture: Box<[Bitboard; 64]>,
-    pub rev_diag_capture: Box<[Bitboard; 64]>,
-    pub rev_leap_en_passant: Box<[Bitboard; 64]>,
-    pub has_en_passant: bool,
-    pub has_orth: bool,
-    pub has_diag: bool,
-    pub has_orth_capture: bool,
-    pub has_diag_capture: bool,
-    pub has_walked_capture: bool,
+    pub(crate) rev_leap_capture: Box<[Bitboard; 64]>,
+    pub(crate) rev_orth_capture: Box<[Bitboard; 64]>,
+    pub(crate) rev_diag_capture: Box<[Bitboard; 64]>,
+    pub(crate) rev_leap_en_passant: Box<[Bitboard; 64]>,
+    pub(crate) has_en_passant: bool,
+    pub(crate) has_orth: bool,
+    pub(crate) has_diag: bool,
+    pub(crate) has_orth_capture: bool,
+    pub(crate) has_diag_capture: bool,
+    pub(crate) has_walked_capture: bool,
 }
 
 fn empty_table() -> Box<[Bitboard; 64]> {
@@ -381,7 +381,7 @@ impl PieceMoves {
     /// at once, each line looked up or walked once (the evaluation needs both
     /// for every piece).
     #[inline]
-    pub fn targets_and_capture_reach(
+    pub(crate) fn targets_and_capture_reach(
         &self,
         from: Square,
         occupied: Bitboard,
@@ -420,7 +420,7 @@ impl PieceMoves {
 
     /// Squares this piece on `from` could capture on, occupied or not.
     #[inline]
-    pub fn capture_reach(&self, from: Square, occupied: Bitboard) -> Bitboard {
+    pub(crate) fn capture_reach(&self, from: Square, occupied: Bitboard) -> Bitboard {
         let i = from.index();
         let mut out = self.leap_capture[i];
         if self.has_orth_capture {
@@ -440,7 +440,7 @@ impl PieceMoves {
     /// Squares (empty or not) from which this piece would capture onto the
     /// target's square at its occupancy: where it could stand to check a
     /// king there.
-    pub fn attack_origins(&self, target: &SliderLines) -> Bitboard {
+    pub(crate) fn attack_origins(&self, target: &SliderLines) -> Bitboard {
         let i = target.square.index();
         let mut out = self.rev_leap_capture[i];
         if self.has_orth_capture {
@@ -460,7 +460,7 @@ impl PieceMoves {
     /// Pieces among `candidates` (all of this type and side) that capture
     /// onto the target's square at its occupancy.
     #[inline]
-    pub fn attackers_of(&self, target: &SliderLines, candidates: Bitboard) -> Bitboard {
+    pub(crate) fn attackers_of(&self, target: &SliderLines, candidates: Bitboard) -> Bitboard {
         let i = target.square.index();
         let mut out = self.rev_leap_capture[i] & candidates;
         if self.has_orth_capture {

@@ -7,22 +7,50 @@ use crate::types::{PieceType, Square};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// A board move, capturing whatever stands on `to`.
-    Normal { from: Square, to: Square },
+    Normal {
+        /// Where the piece stands.
+        from: Square,
+        /// Where it goes.
+        to: Square,
+    },
     /// A pawn reaching the promotion zone becomes `into` (FIDE promotion).
     Promotion {
+        /// Where the pawn stands.
         from: Square,
+        /// Where it goes.
         to: Square,
+        /// The piece it becomes.
         into: PieceType,
     },
     /// A pawn capture onto the en passant square.
-    EnPassant { from: Square, to: Square },
+    EnPassant {
+        /// Where the pawn stands.
+        from: Square,
+        /// The en passant square.
+        to: Square,
+    },
     /// The royal piece castles with the partner piece on `partner`.
-    Castle { king: Square, partner: Square },
+    Castle {
+        /// Where the royal piece stands.
+        king: Square,
+        /// Where the partner (the rook in chess) stands.
+        partner: Square,
+    },
     /// The piece on `from` goes to the mover's pocket as `into` (its own
     /// type, a mutation within its class, or a promotion from the last rank).
-    PocketIn { from: Square, into: PieceType },
+    PocketIn {
+        /// Where the piece stands.
+        from: Square,
+        /// The type it has in the pocket.
+        into: PieceType,
+    },
     /// A pocketed piece is dropped on `to`.
-    Drop { kind: PieceType, to: Square },
+    Drop {
+        /// The type dropped.
+        kind: PieceType,
+        /// Where it lands.
+        to: Square,
+    },
 }
 
 impl Move {

@@ -1,4 +1,4 @@
-//! The project's move notation, which round-trips through [`format`] and [`parse`]:
+//! The project's move notation, which round-trips through [`format()`] and [`parse()`]:
 //!
 //! | move | notation | example |
 //! |---|---|---|
@@ -19,7 +19,9 @@ use crate::position::Position;
 /// Text that is not a legal move in the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotationError {
+    /// The text as given.
     pub text: String,
+    /// Why it is not a legal move here.
     pub reason: String,
 }
 

@@ -169,14 +169,14 @@ static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
 
 /// Squares a rook on `sq` attacks given the occupied squares (blockers included).
 #[inline]
-pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let t = &*TABLES;
     t.lookup(&t.rook[sq.index()], occupied)
 }
 
 /// Squares a bishop on `sq` attacks given the occupied squares (blockers included).
 #[inline]
-pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let t = &*TABLES;
     t.lookup(&t.bishop[sq.index()], occupied)
 }

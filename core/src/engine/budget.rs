@@ -1,10 +1,43 @@
-//! What both searchers (orthodox and Potential Chess) share about when to
-//! stop: the node, time and stop-flag limits, and repetition on the path.
+//! When a search stops: its limits (depth, nodes, time, a stop flag), the
+//! budget that tells the search when they are reached, and repetition on
+//! the search path.
 
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use super::search::SearchLimits;
+/// When to stop. Unset limits do not apply; with none the search runs to `MAX_PLY`.
+#[derive(Clone, Debug, Default)]
+pub struct SearchLimits {
+    /// Deepest iteration to complete, in plies.
+    pub depth: Option<u32>,
+    /// Nodes to search at most: exact, so a search under it depends on
+    /// nothing but its inputs.
+    pub nodes: Option<u64>,
+    /// Wall time to search at most.
+    pub movetime: Option<Duration>,
+    /// Set from another thread to stop the search (UCI `stop`).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl SearchLimits {
+    /// Search `depth` plies deep, with no other limit.
+    pub fn depth(depth: u32) -> SearchLimits {
+        SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// Search `nodes` nodes, with no other limit: the lab's reproducible
+    /// limit.
+    pub fn nodes(nodes: u64) -> SearchLimits {
+        SearchLimits {
+            nodes: Some(nodes),
+            ..SearchLimits::default()
+        }
+    }
+}
 
 /// A search's limits and whether they have been reached. Once exhausted it
 /// stays exhausted until [`SearchBudget::start`], so a search unwinds at once.

@@ -19,10 +19,10 @@ use crate::variant::Variant;
 
 /// The evaluation's bound: far from any mate score, so the search's
 /// windows and mate arithmetic never meet an evaluation.
-pub const MAX_EVAL: i32 = 20_000;
+pub(crate) const MAX_EVAL: i32 = 20_000;
 
 /// What the royal piece is worth in an exchange: it may only capture last.
-pub const ROYAL_EXCHANGE_VALUE: i32 = 100_000;
+pub(crate) const ROYAL_EXCHANGE_VALUE: i32 = 100_000;
 
 /// Tables derived once per (variant, parameters).
 #[derive(Clone, Debug)]
@@ -30,8 +30,7 @@ pub struct Evaluator {
     params: EvalParams,
     values: [i32; MAX_PIECE_TYPES],
     pocket_values: [i32; MAX_PIECE_TYPES],
-    /// Piece-square bonus (mg, eg) per side, type and square, in centipawns.
-    psq: ByColor<Vec<[(i32, i32); 64]>>,
+    psq: SquareTables,
     /// Half the average empty-board reach, per type (the mobility baseline).
     mobility_baseline: [i32; MAX_PIECE_TYPES],
     /// The mobility weight per type (`mobility`, or the type's own).
@@ -73,6 +72,9 @@ pub struct Evaluator {
     network_inputs: Option<NetworkInputs>,
 }
 
+/// Piece-square bonus (mg, eg) per side, type and square, in centipawns.
+type SquareTables = ByColor<Vec<[(i32, i32); 64]>>;
+
 // Type masks in `evaluate` hold one bit per piece type.
 const _: () = assert!(MAX_PIECE_TYPES <= 32);
 
@@ -87,105 +89,157 @@ fn blend(p: Phased, weight: i32) -> (i32, i32) {
     (p.mg * weight, p.eg * weight)
 }
 
-impl Evaluator {
-    pub fn new(variant: &Variant, params: &EvalParams) -> Evaluator {
-        let mut values = [0; MAX_PIECE_TYPES];
-        let mut pocket_values = [0; MAX_PIECE_TYPES];
-        for kind in variant.piece_types() {
-            let letter = variant.letter(kind).to_string();
-            let value = params.piece_value(variant, kind);
-            values[kind.index()] = value;
-            pocket_values[kind.index()] = params
-                .pocket_values
-                .get(&letter)
-                .copied()
-                .unwrap_or(value * params.pocket_value_percent / 100);
-        }
-        let royal = variant.royal;
-        let mut mobility_baseline = [0; MAX_PIECE_TYPES];
-        let psq = ByColor::new_with(|color| {
-            variant
-                .piece_types()
-                .map(|kind| {
-                    let squares = params.piece_squares.get(&variant.letter(kind).to_string());
-                    let reach: Vec<i32> = Square::all()
-                        .map(|sq| empty_board_reach(variant, color, kind, sq))
-                        .collect();
-                    let mean16 = reach.iter().sum::<i32>() * 16 / 64;
-                    mobility_baseline[kind.index()] = mean16 / 32;
-                    let mut table = [(0, 0); 64];
-                    for sq in Square::all() {
-                        let centrality16 = reach[sq.index()] * 16 - mean16;
-                        let (mg, eg) = if kind == royal {
-                            // Royal reach measures centralisation: home in the middlegame, out in the endgame.
-                            let c = (reach[sq.index()] * 16 - mean16) / 16;
-                            blend(params.king_centralisation, c)
-                        } else if variant.is_pawn(kind) {
-                            let rank = usize::from(color.relative_rank(sq.rank()));
-                            let p = params.pawn_advance[rank];
-                            (p.mg, p.eg)
-                        } else {
-                            let (mg, eg) = blend(params.reach_square, centrality16);
-                            (mg / 256, eg / 256)
-                        };
-                        let adjust = squares.map_or(Phased::new(0, 0), |t| t.at(color, sq));
-                        table[sq.index()] = (mg + adjust.mg, eg + adjust.eg);
-                    }
-                    table
-                })
-                .collect()
-        });
-        let start = Position::start(variant);
-        let full_phase = Color::ALL
-            .iter()
-            .flat_map(|&c| variant.piece_types().map(move |t| (c, t)))
-            .filter(|&(_, t)| t != royal && !variant.is_pawn(t))
-            .map(|(c, t)| start.pieces(c, t).count() as i32 * values[t.index()].max(0))
-            .sum::<i32>()
-            .max(1);
-        let mut attacker_units = [0i64; MAX_PIECE_TYPES];
-        let mut mobility = [params.mobility; MAX_PIECE_TYPES];
-        for kind in variant.piece_types() {
-            attacker_units[kind.index()] = i64::from(params.king_danger.attacker)
-                * i64::from((values[kind.index()] / 100).clamp(1, 10));
-            if let Some(&own) = params
-                .mobility_by_piece
-                .get(&variant.letter(kind).to_string())
-            {
-                mobility[kind.index()] = own;
-            }
-        }
-        let mut cheaper_types = [0u32; MAX_PIECE_TYPES];
-        for kind in variant.piece_types() {
-            cheaper_types[kind.index()] = variant
-                .piece_types()
-                .filter(|t| values[t.index()] < values[kind.index()])
-                .fold(0, |mask, t| mask | 1 << t.index());
-        }
-        let mut exchange_order: Vec<(PieceType, i32)> = variant
+/// Per piece type: its value on the board, and in the pocket (the file's
+/// own pocket value, else a share of the board value).
+fn piece_values(
+    variant: &Variant,
+    params: &EvalParams,
+) -> ([i32; MAX_PIECE_TYPES], [i32; MAX_PIECE_TYPES]) {
+    let mut values = [0; MAX_PIECE_TYPES];
+    let mut pocket_values = [0; MAX_PIECE_TYPES];
+    for kind in variant.piece_types() {
+        let letter = variant.letter(kind).to_string();
+        let value = params.piece_value(variant, kind);
+        values[kind.index()] = value;
+        pocket_values[kind.index()] = params
+            .pocket_values
+            .get(&letter)
+            .copied()
+            .unwrap_or(value * params.pocket_value_percent / 100);
+    }
+    (values, pocket_values)
+}
+
+/// Piece-square tables per side and type, from each piece's empty-board
+/// reach (pawns by rank, the royal piece by centralisation), plus the
+/// file's per-square adjustments; and the mobility baseline per type.
+fn square_tables(variant: &Variant, params: &EvalParams) -> (SquareTables, [i32; MAX_PIECE_TYPES]) {
+    let royal = variant.royal;
+    let mut mobility_baseline = [0; MAX_PIECE_TYPES];
+    let psq = ByColor::new_with(|color| {
+        variant
             .piece_types()
-            .map(|t| {
-                (
-                    t,
-                    if t == royal {
-                        ROYAL_EXCHANGE_VALUE
+            .map(|kind| {
+                let squares = params.piece_squares.get(&variant.letter(kind).to_string());
+                let reach: Vec<i32> = Square::all()
+                    .map(|sq| empty_board_reach(variant, color, kind, sq))
+                    .collect();
+                let mean16 = reach.iter().sum::<i32>() * 16 / 64;
+                mobility_baseline[kind.index()] = mean16 / 32;
+                let mut table = [(0, 0); 64];
+                for sq in Square::all() {
+                    let centrality16 = reach[sq.index()] * 16 - mean16;
+                    let (mg, eg) = if kind == royal {
+                        // Royal reach measures centralisation: home in the middlegame, out in the endgame.
+                        let c = (reach[sq.index()] * 16 - mean16) / 16;
+                        blend(params.king_centralisation, c)
+                    } else if variant.is_pawn(kind) {
+                        let rank = usize::from(color.relative_rank(sq.rank()));
+                        let p = params.pawn_advance[rank];
+                        (p.mg, p.eg)
                     } else {
-                        values[t.index()]
-                    },
-                )
+                        let (mg, eg) = blend(params.reach_square, centrality16);
+                        (mg / 256, eg / 256)
+                    };
+                    let adjust = squares.map_or(Phased::new(0, 0), |t| t.at(color, sq));
+                    table[sq.index()] = (mg + adjust.mg, eg + adjust.eg);
+                }
+                table
             })
-            .collect();
-        // Stable: equal values keep the variant's order.
-        exchange_order.sort_by_key(|&(_, value)| value);
-        let mut colour_bound_types = 0u32;
-        let mut file_rider_types = 0u32;
-        let mut outpost_types = 0u32;
+            .collect()
+    });
+    (psq, mobility_baseline)
+}
+
+/// Non-pawn, non-royal material of the start position (both sides), at
+/// least 1.
+fn full_phase(variant: &Variant, values: &[i32; MAX_PIECE_TYPES]) -> i32 {
+    let start = Position::start(variant);
+    Color::ALL
+        .iter()
+        .flat_map(|&c| variant.piece_types().map(move |t| (c, t)))
+        .filter(|&(_, t)| t != variant.royal && !variant.is_pawn(t))
+        .map(|(c, t)| start.pieces(c, t).count() as i32 * values[t.index()].max(0))
+        .sum::<i32>()
+        .max(1)
+}
+
+/// Per piece type: its mobility weight, and the king-danger units it adds
+/// when it attacks the enemy royal zone.
+fn mobility_and_attackers(
+    variant: &Variant,
+    params: &EvalParams,
+    values: &[i32; MAX_PIECE_TYPES],
+) -> ([Phased; MAX_PIECE_TYPES], [i64; MAX_PIECE_TYPES]) {
+    let mut attacker_units = [0i64; MAX_PIECE_TYPES];
+    let mut mobility = [params.mobility; MAX_PIECE_TYPES];
+    for kind in variant.piece_types() {
+        attacker_units[kind.index()] = i64::from(params.king_danger.attacker)
+            * i64::from((values[kind.index()] / 100).clamp(1, 10));
+        if let Some(&own) = params
+            .mobility_by_piece
+            .get(&variant.letter(kind).to_string())
+        {
+            mobility[kind.index()] = own;
+        }
+    }
+    (mobility, attacker_units)
+}
+
+/// Per piece type, the types of strictly lower value (bit i: type i).
+fn cheaper_types(variant: &Variant, values: &[i32; MAX_PIECE_TYPES]) -> [u32; MAX_PIECE_TYPES] {
+    let mut cheaper = [0u32; MAX_PIECE_TYPES];
+    for kind in variant.piece_types() {
+        cheaper[kind.index()] = variant
+            .piece_types()
+            .filter(|t| values[t.index()] < values[kind.index()])
+            .fold(0, |mask, t| mask | 1 << t.index());
+    }
+    cheaper
+}
+
+/// The piece types from the least valuable up, the royal piece as
+/// priceless; equal values keep the variant's order.
+fn exchange_order(variant: &Variant, values: &[i32; MAX_PIECE_TYPES]) -> Vec<(PieceType, i32)> {
+    let mut order: Vec<(PieceType, i32)> = variant
+        .piece_types()
+        .map(|t| {
+            (
+                t,
+                if t == variant.royal {
+                    ROYAL_EXCHANGE_VALUE
+                } else {
+                    values[t.index()]
+                },
+            )
+        })
+        .collect();
+    // Stable: equal values keep the variant's order.
+    order.sort_by_key(|&(_, value)| value);
+    order
+}
+
+/// Non-royal, non-pawn piece types by how they move on an empty board
+/// (bit i: type i).
+#[derive(Clone, Copy, Debug, Default)]
+struct MovementClasses {
+    /// Kept on one square colour.
+    colour_bound: u32,
+    /// Sliding a whole file (from d4 to both ends of the d-file).
+    file_riders: u32,
+    /// The others, which an outpost suits.
+    outpost: u32,
+}
+
+impl MovementClasses {
+    fn of(variant: &Variant) -> MovementClasses {
+        let mut classes = MovementClasses::default();
         let d4 = Square::from_coords(3, 3);
         let d_file_ends = Bitboard::EMPTY
             .with(Square::from_coords(3, 0))
             .with(Square::from_coords(3, 7));
         for kind in variant.piece_types() {
-            if kind == royal || variant.is_pawn(kind) {
+            if kind == variant.royal || variant.is_pawn(kind) {
                 continue;
             }
             let moves = variant.moves(Color::White, kind);
@@ -200,47 +254,72 @@ impl Evaluator {
                 targets.any() && (targets & !own).is_empty()
             });
             if bound {
-                colour_bound_types |= 1 << kind.index();
+                classes.colour_bound |= 1 << kind.index();
             }
             if (reach(d4) & d_file_ends) == d_file_ends {
-                file_rider_types |= 1 << kind.index();
+                classes.file_riders |= 1 << kind.index();
             } else {
-                outpost_types |= 1 << kind.index();
+                classes.outpost |= 1 << kind.index();
             }
         }
-        let royal_zones = ByColor::new_with(|color| {
-            let mut zones = Box::new([Bitboard::EMPTY; 64]);
-            for sq in Square::all() {
-                zones[sq.index()] = variant
-                    .moves(color, royal)
-                    .targets(sq, Bitboard::EMPTY, Bitboard::EMPTY)
-                    .with(sq);
-            }
-            zones
-        });
-        let shield_fronts = ByColor::new_with(|color| {
-            let mut fronts = Box::new([Bitboard::EMPTY; 64]);
-            for sq in Square::all() {
-                fronts[sq.index()] = [-1i8, 0, 1]
-                    .iter()
-                    .filter_map(|&dx| sq.offset(dx, color.forward()))
-                    .collect();
-            }
-            fronts
-        });
-        let pawn_structure_cacheable =
-            variant
-                .piece_types()
-                .filter(|&t| variant.is_pawn(t))
-                .all(|t| {
-                    Color::ALL.iter().all(|&c| {
-                        let moves = variant.moves(c, t);
-                        Square::all().all(|sq| {
-                            moves.capture_reach(sq, Bitboard::EMPTY)
-                                == moves.capture_reach(sq, Bitboard::FULL)
-                        })
-                    })
-                });
+        classes
+    }
+}
+
+/// The royal piece's zone per side and square: the square and where the
+/// royal piece moves from it.
+fn royal_zones(variant: &Variant) -> ByColor<Box<[Bitboard; 64]>> {
+    ByColor::new_with(|color| {
+        let mut zones = Box::new([Bitboard::EMPTY; 64]);
+        for sq in Square::all() {
+            zones[sq.index()] = variant
+                .moves(color, variant.royal)
+                .targets(sq, Bitboard::EMPTY, Bitboard::EMPTY)
+                .with(sq);
+        }
+        zones
+    })
+}
+
+/// The three squares in front of each square, per side (the pawn shield).
+fn shield_fronts() -> ByColor<Box<[Bitboard; 64]>> {
+    ByColor::new_with(|color| {
+        let mut fronts = Box::new([Bitboard::EMPTY; 64]);
+        for sq in Square::all() {
+            fronts[sq.index()] = [-1i8, 0, 1]
+                .iter()
+                .filter_map(|&dx| sq.offset(dx, color.forward()))
+                .collect();
+        }
+        fronts
+    })
+}
+
+/// Whether every pawn-like type captures on the same squares whatever the
+/// occupancy (so its structure terms can be cached).
+fn pawn_structure_cacheable(variant: &Variant) -> bool {
+    variant
+        .piece_types()
+        .filter(|&t| variant.is_pawn(t))
+        .all(|t| {
+            Color::ALL.iter().all(|&c| {
+                let moves = variant.moves(c, t);
+                Square::all().all(|sq| {
+                    moves.capture_reach(sq, Bitboard::EMPTY)
+                        == moves.capture_reach(sq, Bitboard::FULL)
+                })
+            })
+        })
+}
+
+impl Evaluator {
+    /// The evaluation of `variant` under `params`, its tables computed once.
+    pub fn new(variant: &Variant, params: &EvalParams) -> Evaluator {
+        let (values, pocket_values) = piece_values(variant, params);
+        let royal = variant.royal;
+        let (psq, mobility_baseline) = square_tables(variant, params);
+        let (mobility, attacker_units) = mobility_and_attackers(variant, params, &values);
+        let movement = MovementClasses::of(variant);
         Evaluator {
             params: params.clone(),
             values,
@@ -249,21 +328,21 @@ impl Evaluator {
             mobility_baseline,
             mobility,
             attacker_units,
-            full_phase,
+            full_phase: full_phase(variant, &values),
             pawn_types: variant
                 .piece_types()
                 .filter(|&t| variant.is_pawn(t))
                 .collect(),
             piece_types: variant.piece_types().collect(),
-            cheaper_types,
-            exchange_order,
+            cheaper_types: cheaper_types(variant, &values),
+            exchange_order: exchange_order(variant, &values),
             royal,
-            colour_bound_types,
-            file_rider_types,
-            outpost_types,
-            royal_zones,
-            shield_fronts,
-            pawn_structure_cacheable,
+            colour_bound_types: movement.colour_bound,
+            file_rider_types: movement.file_riders,
+            outpost_types: movement.outpost,
+            royal_zones: royal_zones(variant),
+            shield_fronts: shield_fronts(),
+            pawn_structure_cacheable: pawn_structure_cacheable(variant),
             network_inputs: params
                 .network
                 .as_ref()
@@ -271,6 +350,7 @@ impl Evaluator {
         }
     }
 
+    /// The parameters it evaluates with.
     pub fn params(&self) -> &EvalParams {
         &self.params
     }
@@ -285,7 +365,7 @@ impl Evaluator {
     /// valuable first (equal values in the variant's order; the royal
     /// piece at [`ROYAL_EXCHANGE_VALUE`]).
     #[inline]
-    pub fn exchange_order(&self) -> &[(PieceType, i32)] {
+    pub(crate) fn exchange_order(&self) -> &[(PieceType, i32)] {
         &self.exchange_order
     }
 
@@ -312,7 +392,7 @@ impl Evaluator {
     }
 
     /// Score in centipawns from the side to move's point of view, within
-    /// ±[`MAX_EVAL`] whatever the parameters (sums run in 64 bits).
+    /// ±`MAX_EVAL` (far from any mate score) whatever the parameters (sums run in 64 bits).
     pub fn evaluate(&self, pos: &Position<'_>) -> i32 {
         self.evaluate_with(pos, None)
     }

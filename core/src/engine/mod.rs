@@ -30,21 +30,19 @@ mod search;
 mod see;
 mod tt;
 
+pub use budget::SearchLimits;
 pub use eval::Evaluator;
 pub use network::{
-    ACTIVATION_ONE, Activation, MAX_HIDDEN, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network,
-    NetworkInputs, OUTPUT_UNIT, Views,
+    ACTIVATION_ONE, Activation, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, NetworkInputs,
+    OUTPUT_UNIT, Views,
 };
 pub use params::{
     EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable,
 };
 pub use quiet::is_quiet;
 pub use rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
-pub use search::{SearchInfo, SearchLimits, SearchOptions, SearchResult, Searcher};
+pub use search::{SearchInfo, SearchOptions, SearchResult, Searcher, StandardSearcher};
 pub use see::see;
-
-/// The searcher of pieces of fixed identity.
-pub type StandardSearcher<'v> = Searcher<StandardRules<'v>>;
 
 /// Version of the engine's play: bump it whenever search or evaluation
 /// changes what move is chosen in some position (so logged games could no

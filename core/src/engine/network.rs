@@ -28,7 +28,7 @@ pub const ACTIVATION_ONE: i32 = 256;
 /// Output weights are in 1/`OUTPUT_UNIT` centipawn per full activation.
 pub const OUTPUT_UNIT: i64 = 16;
 /// Most hidden units a network may have.
-pub const MAX_HIDDEN: usize = 1024;
+pub(crate) const MAX_HIDDEN: usize = 1024;
 /// Largest input weight or hidden bias (in absolute value): with at most
 /// 64 board pieces and 2 × 32 pocket counts of at most 255, no hidden sum
 /// can overflow.
@@ -153,12 +153,12 @@ impl Network {
 
     /// The input of a piece of the side `side` (0: to move) and the listed
     /// piece `slot` on square `square` (from the mover's view, a1 = 0).
-    pub fn board_input(pieces: usize, side: usize, slot: usize, square: usize) -> usize {
+    pub(crate) fn board_input(pieces: usize, side: usize, slot: usize, square: usize) -> usize {
         (side * pieces + slot) * 64 + square
     }
 
     /// The input counting the pocketed pieces of listed piece `slot` of `side`.
-    pub fn pocket_input(pieces: usize, side: usize, slot: usize) -> usize {
+    pub(crate) fn pocket_input(pieces: usize, side: usize, slot: usize) -> usize {
         2 * pieces * 64 + side * pieces + slot
     }
 

@@ -17,18 +17,21 @@ use crate::types::{Color, PieceType, Square};
 use crate::variant::Variant;
 
 /// Largest piece value a parameter file may set, in centipawns.
-pub const MAX_PIECE_VALUE: i32 = 100_000;
+pub(crate) const MAX_PIECE_VALUE: i32 = 100_000;
 /// Largest weight (in absolute value) a parameter file may set.
 pub const MAX_WEIGHT: i32 = 10_000;
 
 /// A middlegame / endgame pair, blended by game phase.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Phased {
+    /// Middlegame weight.
     pub mg: i32,
+    /// Endgame weight.
     pub eg: i32,
 }
 
 impl Phased {
+    /// The pair of a middlegame and an endgame weight.
     pub const fn new(mg: i32, eg: i32) -> Phased {
         Phased { mg, eg }
     }
@@ -40,6 +43,8 @@ impl Phased {
     }
 }
 
+/// The evaluation's weights, for any variant, from a TOML file whose
+/// every key is optional (the defaults are the engine's own).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EvalParams {
@@ -56,7 +61,11 @@ pub struct EvalParams {
     pub mobility: Phased,
     /// Bonus for a pawn-like piece by relative rank (index 0 = first rank).
     pub pawn_advance: [Phased; 8],
+    /// Per pawn-like piece sharing its file with another of its side, half
+    /// each (negative: a penalty).
     pub doubled_pawn: Phased,
+    /// Per pawn-like piece with none of its side on the neighbouring files
+    /// (negative: a penalty).
     pub isolated_pawn: Phased,
     /// Passed pawn bonus by relative rank.
     pub passed_pawn: [Phased; 8],
@@ -75,6 +84,7 @@ pub struct EvalParams {
     /// An own piece attacked by an enemy piece worth less, per 100
     /// centipawns of the attacked piece's value.
     pub threat_by_lesser: Phased,
+    /// Bonus for the side to move, in centipawns.
     pub tempo: i32,
     /// A side with pieces of one colour-bound type (its moves keep it on
     /// its square's colour, like a bishop) on both colours: a bishop pair.
@@ -144,7 +154,9 @@ pub struct EvalParams {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SquareTable {
+    /// Middlegame adjustments, a1 to h8.
     pub mg: Vec<i32>,
+    /// Endgame adjustments, a1 to h8.
     pub eg: Vec<i32>,
 }
 
@@ -203,7 +215,9 @@ pub struct KingDanger {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EndgameScale {
+    /// 64ths counted with no pawn-like piece.
     pub no_pawns: i32,
+    /// 64ths added per pawn-like piece.
     pub per_pawn: i32,
 }
 
@@ -218,12 +232,12 @@ impl Default for EndgameScale {
 
 impl EndgameScale {
     /// The default: the endgame score counts whole.
-    pub fn is_off(&self) -> bool {
+    pub(crate) fn is_off(&self) -> bool {
         *self == EndgameScale::default()
     }
 
     /// The scale in 64ths for a stronger side with `pawns` pawn-like pieces.
-    pub fn sixty_fourths(&self, pawns: u32) -> i64 {
+    pub(crate) fn sixty_fourths(&self, pawns: u32) -> i64 {
         (i64::from(self.no_pawns) + i64::from(self.per_pawn) * i64::from(pawns)).clamp(0, 64)
     }
 }
@@ -335,7 +349,9 @@ fn params_chain(
 /// A parameter file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamsError {
+    /// The file it was read from.
     pub file: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 
@@ -411,7 +427,7 @@ impl EvalParams {
     }
 
     /// Check every value against its documented bound, so no sum in the
-    /// evaluation can overflow: piece values within ±[`MAX_PIECE_VALUE`],
+    /// evaluation can overflow: piece values within ±`MAX_PIECE_VALUE`,
     /// weights within ±[`MAX_WEIGHT`], `pocket_value_percent` 0 to 400.
     pub fn validate(&self) -> Result<(), String> {
         let letter_ok =

@@ -24,6 +24,7 @@ pub struct MoveTraits {
     /// The captured piece's value (0 for none, or a capture of nothing
     /// the evaluation counts).
     pub victim: i32,
+    /// Whether the move captures.
     pub is_capture: bool,
     /// The moving piece's value (a drop: the dropped piece's).
     pub attacker: i32,
@@ -38,7 +39,7 @@ pub struct MoveTraits {
 
 impl MoveTraits {
     /// Captures and promotions: moves that change material at once.
-    pub fn is_tactical(&self) -> bool {
+    pub(crate) fn is_tactical(&self) -> bool {
         self.is_capture || self.promotion != 0
     }
 }
@@ -48,12 +49,14 @@ impl MoveTraits {
 /// Every method is deterministic: with node or depth limits the search
 /// depends only on the position, the history, the settings and the seed.
 pub trait SearchRules: fmt::Debug {
+    /// The kind's positions.
     type Position: GamePosition;
     /// A move as the transposition table keeps it: it must tell the moves
     /// of one position apart (a table hit is matched against the
     /// generated moves, so a collision can never bring in a foreign move).
     type StoredMove: Copy + Eq + fmt::Debug;
 
+    /// `mv` as the transposition table keeps it.
     fn store(&self, mv: MoveOf<Self>) -> Self::StoredMove;
     /// A stable 64-bit identity of a move in a position, for seeded root noise.
     fn noise_key(&self, pos: &Self::Position, mv: MoveOf<Self>) -> u64;
@@ -85,6 +88,7 @@ pub trait SearchRules: fmt::Debug {
     /// Quiet moves that give check, as far as the kind can tell cheaply
     /// (none by default): shallow pruning spares them.
     fn quiet_checks(&self, _pos: &Self::Position, _moves: &mut Vec<MoveOf<Self>>) {}
+    /// What ordering and pruning need to know of `mv` in `pos`.
     fn traits(&self, pos: &Self::Position, mv: MoveOf<Self>) -> MoveTraits;
     /// Whether the exchange `mv` starts gains at least `threshold`
     /// centipawns for the mover (static exchange evaluation; quiet moves
@@ -110,6 +114,7 @@ pub struct StandardRules<'v> {
 }
 
 impl<'v> StandardRules<'v> {
+    /// The rules of `variant`, evaluating with `params`.
     pub fn new(variant: &'v Variant, params: &EvalParams) -> StandardRules<'v> {
         StandardRules {
             variant,
@@ -118,10 +123,12 @@ impl<'v> StandardRules<'v> {
         }
     }
 
+    /// The variant played.
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
 
+    /// The evaluation the search uses.
     pub fn evaluator(&self) -> &Evaluator {
         &self.eval
     }

@@ -20,51 +20,27 @@
 //! history, the settings and the seed: nothing reads a clock but the time
 //! limit, and no table is shared between searchers.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::budget::{SearchBudget, repetition_draw};
-use super::rules::{MoveOf, MoveTraits, SearchRules};
-use super::tt::{Bound, TranspositionTable};
+use super::budget::{SearchBudget, SearchLimits, repetition_draw};
+use super::params::EvalParams;
+use super::rules::{MoveOf, MoveTraits, SearchRules, StandardRules};
+use super::tt::{Bound, Entry, TranspositionTable};
 use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::game::GamePosition;
 use crate::types::splitmix;
-
-/// When to stop. Unset limits do not apply; with none the search runs to `MAX_PLY`.
-#[derive(Clone, Debug, Default)]
-pub struct SearchLimits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub movetime: Option<Duration>,
-    /// Set from another thread to stop the search (UCI `stop`).
-    pub stop: Option<Arc<AtomicBool>>,
-}
-
-impl SearchLimits {
-    pub fn depth(depth: u32) -> SearchLimits {
-        SearchLimits {
-            depth: Some(depth),
-            ..SearchLimits::default()
-        }
-    }
-
-    pub fn nodes(nodes: u64) -> SearchLimits {
-        SearchLimits {
-            nodes: Some(nodes),
-            ..SearchLimits::default()
-        }
-    }
-}
+use crate::variant::Variant;
 
 /// Settings of a searcher that hold across searches.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
+    /// Size of the transposition table, in megabytes.
     pub hash_megabytes: usize,
     /// Seeded root randomness for opening diversity: each root move gets a
     /// fixed pseudo-random bonus in `0..=root_noise` centipawns, drawn from
     /// `seed`, the position and the move. 0 turns it off.
     pub root_noise: i32,
+    /// Seed of the root noise.
     pub seed: u64,
 }
 
@@ -81,14 +57,21 @@ impl Default for SearchOptions {
 /// Progress after each completed iteration.
 #[derive(Clone, Debug)]
 pub struct SearchInfo<M> {
+    /// The iteration just completed.
     pub depth: u32,
+    /// The deepest ply reached so far.
     pub seldepth: u32,
+    /// Its score, in centipawns from the side to move's view.
     pub score: i32,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// Its principal variation.
     pub pv: Vec<M>,
 }
 
+/// What a search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
     /// `None` only when the position has no legal move.
@@ -101,6 +84,7 @@ pub struct SearchResult<M> {
     pub seldepth: u32,
     /// Nodes of the whole search, the last partial iteration included.
     pub nodes: u64,
+    /// Wall time of the search.
     pub elapsed: Duration,
     /// The principal variation, `best_move` first.
     pub pv: Vec<M>,
@@ -177,6 +161,114 @@ struct Frame<M> {
     played: Option<M>,
     /// Its history key.
     played_key: Option<usize>,
+}
+
+/// A node of the main search once the table is probed and the position
+/// evaluated: what its pruning and its move loop go by.
+#[derive(Clone, Copy, Debug)]
+struct Node<S> {
+    ply: usize,
+    /// Plies left: with the check extension, and for the move loop less
+    /// any internal iterative reduction.
+    depth: i32,
+    beta: i32,
+    pv_node: bool,
+    /// Expected to fail high.
+    cut_node: bool,
+    in_check: bool,
+    hash: u64,
+    /// The table's entry for the position, if any.
+    entry: Option<Entry<S>>,
+    /// `-INFINITY` in check.
+    static_eval: i32,
+    /// The static evaluation, or the table's score where its bound makes
+    /// that the better guess.
+    eval: i32,
+    /// Whether the static evaluation rose since the side's previous move.
+    improving: bool,
+}
+
+impl<S: Copy> Node<S> {
+    /// The table's move, tried first.
+    fn hash_move(&self) -> Option<S> {
+        self.entry.and_then(|e| e.mv)
+    }
+
+    /// Legal moves after which late-move pruning drops the quiet ones.
+    /// Mild on purpose: with pockets a position has many quiet moves
+    /// (drops, pocket-ins) and a sharper limit lost 157 Elo at equal nodes
+    /// in Pocket Mutation Chess.
+    fn late_move_limit(&self) -> i32 {
+        if self.improving {
+            6 + 3 * self.depth * self.depth
+        } else {
+            3 + 2 * self.depth * self.depth
+        }
+    }
+}
+
+/// What a node's move loop found.
+#[derive(Debug)]
+struct MoveLoop<M> {
+    best_score: i32,
+    best_move: Option<M>,
+    /// Legal moves searched.
+    legal: usize,
+    /// Whether late-move or futility pruning dropped the later quiet moves.
+    skipped_quiets: bool,
+    /// Alpha as the searched moves raised it.
+    alpha: i32,
+}
+
+/// What shallow pruning does with a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prune {
+    Keep,
+    /// Skip this move.
+    Move,
+    /// Skip this move and the later quiet ones (spared checks and the
+    /// table move aside).
+    LaterQuiets,
+}
+
+/// The quiet moves that give check at a node, which shallow pruning
+/// spares: with drops a checking move is often the threat that decides.
+/// Found when first asked, since most nodes end before.
+#[derive(Debug)]
+struct QuietChecks<M> {
+    moves: Vec<M>,
+    found: bool,
+    /// Whether the node spares checks at all (shallow non-PV nodes not in
+    /// check).
+    spare: bool,
+}
+
+impl<M: Copy + PartialEq> QuietChecks<M> {
+    /// `buffer` is reused for the moves.
+    fn new(mut buffer: Vec<M>, spare: bool) -> QuietChecks<M> {
+        buffer.clear();
+        QuietChecks {
+            moves: buffer,
+            found: false,
+            spare,
+        }
+    }
+
+    /// Whether `mv` is a quiet check that this node spares.
+    fn spares<R>(&mut self, rules: &R, pos: &R::Position, mv: M) -> bool
+    where
+        R: SearchRules,
+        R::Position: GamePosition<Move = M>,
+    {
+        if !self.spare {
+            return false;
+        }
+        if !self.found {
+            rules.quiet_checks(pos, &mut self.moves);
+            self.found = true;
+        }
+        self.moves.contains(&mv)
+    }
 }
 
 /// One candidate move of a node with its traits.
@@ -259,6 +351,27 @@ impl<M> Default for Candidates<M> {
 /// A searcher for one game kind. Keep one per player across a game so the
 /// transposition table and histories carry over; call
 /// [`Searcher::new_game`] between games for reproducible results.
+///
+/// Under a node limit the result depends only on the position, the
+/// history, the options and the seed, so a node-limited game replays
+/// exactly:
+///
+/// ```rust
+/// use pocketlab_core::engine::{EvalParams, SearchLimits, SearchOptions, Searcher};
+/// use pocketlab_core::{GamePosition, Position, builtin};
+///
+/// let chess = builtin::load("chess").unwrap();
+/// let start = Position::start(&chess);
+/// let search = || {
+///     let mut searcher = Searcher::standard(&chess, &EvalParams::default(), SearchOptions::default());
+///     searcher.search(&start, &[], &SearchLimits::nodes(20_000))
+/// };
+/// let (first, again) = (search(), search());
+/// assert_eq!(first.nodes, 20_000);
+/// assert_eq!(first.best_move, again.best_move);
+/// let reply = start.play(first.best_move.unwrap()).unwrap();
+/// assert_eq!(reply.side_to_move(), pocketlab_core::Color::Black);
+/// ```
 #[derive(Debug)]
 pub struct Searcher<R: SearchRules> {
     rules: R,
@@ -289,6 +402,7 @@ pub struct Searcher<R: SearchRules> {
 }
 
 impl<R: SearchRules> Searcher<R> {
+    /// A searcher for the kind `rules` describe, with empty tables.
     pub fn new(rules: R, options: SearchOptions) -> Searcher<R> {
         let lmr = (0..64)
             .map(|depth| {
@@ -644,6 +758,9 @@ impl<R: SearchRules> Searcher<R> {
         (depth * depth * 16 + 32 * depth).min(1600)
     }
 
+    /// The score of `pos` searched `depth` plies deep at `ply` plies from
+    /// the root, in the window (`alpha`, `beta`). A `cut_node` is expected
+    /// to fail high; `in_check` tells whether the side to move is in check.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -680,324 +797,163 @@ impl<R: SearchRules> Searcher<R> {
 
         let hash = pos.hash();
         let entry = self.tt.probe(hash);
-        let hash_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry.filter(|e| !pv_node && i32::from(e.depth) >= depth) {
-            let score = score_from_tt(i32::from(e.score), ply);
-            if fits_bound(e.bound, score, alpha, beta) {
-                return score;
-            }
+        if !pv_node && let Some(score) = table_cutoff(entry, depth, alpha, beta, ply) {
+            return score;
         }
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            entry.map_or_else(|| self.evaluate(pos, hash), |e| i32::from(e.eval))
-        };
-        // The table's score is a better guess than the static one where its bound allows.
-        let eval = match entry {
-            Some(e) if !in_check => {
-                let score = score_from_tt(i32::from(e.score), ply);
-                let better = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score > static_eval,
-                    Bound::Upper => score < static_eval,
-                };
-                if better && score.abs() < MATE_BOUND {
-                    score
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
-        };
+        let (static_eval, eval) = self.node_evaluations(pos, hash, entry, ply, in_check);
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != -INFINITY
             && static_eval > self.stack[ply - 2].static_eval;
+        let mut node = Node {
+            ply,
+            depth,
+            beta,
+            pv_node,
+            cut_node,
+            in_check,
+            hash,
+            entry,
+            static_eval,
+            eval,
+            improving,
+        };
+        if let Some(score) = self.prune_node(pos, &node) {
+            return score;
+        }
+        // Internal iterative reduction: no table move to try first here.
+        if node.hash_move().is_none() && depth >= 4 && (pv_node || cut_node) {
+            node.depth -= 1;
+        }
+        self.search_moves(pos, &node, alpha)
+    }
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+    /// The node's static evaluation (`-INFINITY` in check), and the
+    /// evaluation its pruning goes by: the table's score where the entry's
+    /// bound makes it a better guess than the static one.
+    #[inline]
+    fn node_evaluations(
+        &mut self,
+        pos: &R::Position,
+        hash: u64,
+        entry: Option<Entry<R::StoredMove>>,
+        ply: usize,
+        in_check: bool,
+    ) -> (i32, i32) {
+        if in_check {
+            return (-INFINITY, -INFINITY);
+        }
+        let static_eval = entry.map_or_else(|| self.evaluate(pos, hash), |e| i32::from(e.eval));
+        let Some(e) = entry else {
+            return (static_eval, static_eval);
+        };
+        let score = score_from_tt(i32::from(e.score), ply);
+        let better = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score > static_eval,
+            Bound::Upper => score < static_eval,
+        };
+        if better && score.abs() < MATE_BOUND {
+            (static_eval, score)
+        } else {
+            (static_eval, static_eval)
+        }
+    }
+
+    /// Cuts before the node's moves are tried: reverse futility and null
+    /// move, then ProbCut. `Some` is the node's score (0 when the budget
+    /// ran out).
+    #[inline]
+    fn prune_node(&mut self, pos: &R::Position, node: &Node<R::StoredMove>) -> Option<i32> {
+        if !node.pv_node && !node.in_check && node.beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left.
-            let margin = 80 * (depth - i32::from(improving));
-            if depth <= 8 && eval - margin >= beta {
-                return (eval + beta) / 2;
+            let margin = 80 * (node.depth - i32::from(node.improving));
+            if node.depth <= 8 && node.eval - margin >= node.beta {
+                return Some((node.eval + node.beta) / 2);
             }
-            // Null move: if passing still holds beta, a real move will too.
-            let after_null = ply > 0 && self.stack[ply - 1].played.is_none();
-            if depth >= 3
-                && eval >= beta
-                && static_eval >= beta
-                && !after_null
-                && let Some(null) = self.rules.null_move(pos)
-            {
-                let reduction = 4 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.stack[ply].played = None;
-                self.stack[ply].played_key = None;
-                self.path.push(null.hash());
-                let score = -self.negamax(
-                    &null,
-                    depth - reduction,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    !cut_node,
-                    null.is_check(),
-                );
-                self.path.pop();
-                if self.budget.was_exhausted() {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+            if let Some(score) = self.try_null_move(pos, node) {
+                return Some(score);
             }
         }
         if self.probcut
-            && !pv_node
-            && !in_check
-            && depth >= PROBCUT_DEPTH
-            && beta.abs() < MATE_BOUND
+            && !node.pv_node
+            && !node.in_check
+            && node.depth >= PROBCUT_DEPTH
+            && node.beta.abs() < MATE_BOUND
         {
-            // A table entry nearly as deep that stays below beta plus the
-            // margin says the shallow searches would not get there either.
-            let raised = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * i32::from(improving);
-            let hopeless = entry.is_some_and(|e| {
-                i32::from(e.depth) >= depth - (PROBCUT_REDUCTION - 1)
-                    && score_from_tt(i32::from(e.score), ply) < beta + PROBCUT_MARGIN
-            });
-            if !hopeless {
-                let cut = self.probcut(pos, depth, raised, ply, cut_node, static_eval, hash_move);
-                if self.budget.was_exhausted() {
-                    return 0;
-                }
-                if let Some(score) = cut {
-                    return score;
-                }
-            }
+            return self.try_probcut(pos, node);
         }
-        // Internal iterative reduction: no table move to try first here.
-        if hash_move.is_none() && depth >= 4 && (pv_node || cut_node) {
-            depth -= 1;
-        }
-
-        let counter = ply
-            .checked_sub(1)
-            .and_then(|p| self.stack[p].played_key)
-            .and_then(|k| self.counter_moves[k]);
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        self.fill_candidates(pos, &mut moves, hash_move, ply, counter, false, None);
-
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move: Option<MoveOf<R>> = None;
-        let mut legal = 0;
-        let mut tried = std::mem::take(&mut self.tried[ply]);
-        tried.quiets.clear();
-        tried.captures.clear();
-        let mut skip_quiets = false;
-        // Quiet checks are spared late-move and futility pruning: with
-        // drops a checking move is often the threat that decides.
-        // Found when first asked (most nodes end before): `checks_found`.
-        let mut checks = std::mem::take(&mut self.scratch[ply]);
-        checks.clear();
-        let spare_checks = !pv_node && !in_check && depth <= 7;
-        let mut checks_found = false;
-        // Mild on purpose: with pockets a position has many quiet moves
-        // (drops, pocket-ins) and a sharper limit lost 157 Elo at equal
-        // nodes in Pocket Mutation Chess.
-        let lmp_limit = if improving {
-            6 + 3 * depth * depth
-        } else {
-            3 + 2 * depth * depth
-        };
-        for i in 0..moves.len() {
-            let Candidate { mv, traits, .. } = moves.pick(i);
-            let tactical = traits.is_tactical();
-            let quiet = !tactical;
-            let is_hash = hash_move.is_some_and(|h| h == self.rules.store(mv));
-            let mut checking = || {
-                if !spare_checks {
-                    return false;
-                }
-                if !checks_found {
-                    self.rules.quiet_checks(pos, &mut checks);
-                    checks_found = true;
-                }
-                checks.contains(&mv)
-            };
-            if quiet && skip_quiets && !is_hash && !checking() {
-                continue;
-            }
-            // Shallow pruning, once some line avoids being mated.
-            if best_score > -MATE_BOUND && ply > 0 {
-                let reduction = if quiet {
-                    self.lmr[depth.min(63) as usize][legal.min(63)]
-                } else {
-                    0
-                };
-                let lmr_depth = (depth - 1 - reduction).max(0);
-                if quiet && !in_check && !pv_node {
-                    if legal as i32 >= lmp_limit && depth <= 6 && !checking() {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha && !checking() {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if lmr_depth <= 6
-                        && !self
-                            .rules
-                            .see_at_least(pos, mv, -25 * lmr_depth * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if depth <= 6 && !self.rules.see_at_least(pos, mv, -90 * depth) {
-                    continue;
-                }
-            }
-            let Some(child) = pos.successor(mv) else {
-                continue;
-            };
-            legal += 1;
-            self.stack[ply].played = Some(mv);
-            self.stack[ply].played_key = Some(traits.history_key);
-            self.path.push(child.hash());
-            let gives_check = child.is_check();
-            let new_depth = depth - 1;
-            let score = if legal == 1 {
-                -self.negamax(
-                    &child,
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    !pv_node && !cut_node,
-                    gives_check,
-                )
-            } else {
-                let mut reduction = 0;
-                if depth >= 3 && legal > 1 + usize::from(pv_node) {
-                    reduction = self.lmr[depth.min(63) as usize][legal.min(63)];
-                    if tactical {
-                        reduction /= 2;
-                    } else {
-                        reduction -= self.history_score(&traits) / 6000;
-                        if traits.pocket_in {
-                            reduction += 1;
-                        }
-                    }
-                    reduction += i32::from(!pv_node) + i32::from(cut_node);
-                    reduction -=
-                        i32::from(improving) + i32::from(gives_check) + i32::from(in_check);
-                    reduction = reduction.clamp(0, new_depth - 1);
-                }
-                let mut s = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    true,
-                    gives_check,
-                );
-                if reduction > 0 && s > alpha && !self.budget.was_exhausted() {
-                    s = -self.negamax(
-                        &child,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        !cut_node,
-                        gives_check,
-                    );
-                }
-                if pv_node && s > alpha && s < beta && !self.budget.was_exhausted() {
-                    s = -self.negamax(
-                        &child,
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        gives_check,
-                    );
-                }
-                s
-            };
-            self.path.pop();
-            if self.budget.was_exhausted() {
-                self.buffers[ply] = moves;
-                self.scratch[ply] = checks;
-                self.tried[ply] = tried;
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(mv);
-            }
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    self.reward_cutoff(ply, depth, mv, &traits, &moves.moves, &tried);
-                    break;
-                }
-            }
-            if quiet {
-                tried.quiets.push(i);
-            } else {
-                tried.captures.push(i);
-            }
-        }
-        self.buffers[ply] = moves;
-        self.scratch[ply] = checks;
-        self.tried[ply] = tried;
-        let Some(best_move) = best_move else {
-            if legal == 0 && !skip_quiets {
-                // No legal move (none was pruned): mate or stalemate.
-                return if in_check { -MATE + ply as i32 } else { 0 };
-            }
-            // Every move was pruned: fail low.
-            return alpha;
-        };
-        let bound = bound_of(best_score, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { static_eval };
-        self.tt.store(
-            hash,
-            Some(self.rules.store(best_move)),
-            score_to_tt(best_score, ply),
-            stored_eval,
-            depth,
-            bound,
-        );
-        best_score
+        None
     }
 
-    /// ProbCut at a non-PV node of `depth`: the first capture or promotion
-    /// whose exchange alone reaches `raised` (given `static_eval`) and that
-    /// holds `raised` in quiescence and then at `depth` less
+    /// Null move: if passing still holds beta, a real move will too. Not
+    /// twice in a row, and only where the kind has a pass.
+    #[inline]
+    fn try_null_move(&mut self, pos: &R::Position, node: &Node<R::StoredMove>) -> Option<i32> {
+        let Node {
+            ply,
+            depth,
+            beta,
+            eval,
+            ..
+        } = *node;
+        let after_null = ply > 0 && self.stack[ply - 1].played.is_none();
+        if depth < 3 || eval < beta || node.static_eval < beta || after_null {
+            return None;
+        }
+        let null = self.rules.null_move(pos)?;
+        let reduction = 4 + depth / 4 + ((eval - beta) / 200).min(3);
+        self.stack[ply].played = None;
+        self.stack[ply].played_key = None;
+        self.path.push(null.hash());
+        let score = -self.negamax(
+            &null,
+            depth - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            !node.cut_node,
+            null.is_check(),
+        );
+        self.path.pop();
+        if self.budget.was_exhausted() {
+            return Some(0);
+        }
+        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// ProbCut at a non-PV node: the first capture or promotion whose
+    /// exchange alone reaches beta raised by [`PROBCUT_MARGIN`] and that
+    /// holds it in quiescence and then at the node's depth less
     /// [`PROBCUT_REDUCTION`] gives the node's score, stored as a lower
-    /// bound one ply deeper than the search that proved it; `None` if
-    /// none does.
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(
-        &mut self,
-        pos: &R::Position,
-        depth: i32,
-        raised: i32,
-        ply: usize,
-        cut_node: bool,
-        static_eval: i32,
-        hash_move: Option<R::StoredMove>,
-    ) -> Option<i32> {
+    /// bound one ply deeper than the search that proved it. `None` if
+    /// none does; 0 when the budget ran out.
+    #[inline]
+    fn try_probcut(&mut self, pos: &R::Position, node: &Node<R::StoredMove>) -> Option<i32> {
+        let Node {
+            ply, depth, beta, ..
+        } = *node;
+        let raised = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * i32::from(node.improving);
+        // A table entry nearly as deep that stays below beta plus the
+        // margin says the shallow searches would not get there either.
+        let hopeless = node.entry.is_some_and(|e| {
+            i32::from(e.depth) >= depth - (PROBCUT_REDUCTION - 1)
+                && score_from_tt(i32::from(e.score), ply) < beta + PROBCUT_MARGIN
+        });
+        if hopeless {
+            return None;
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         // Passing the move that led here keeps quiescence's first-ply
         // quiet checks out: only material-changing moves are wanted.
         let previous = ply.checked_sub(1).and_then(|p| self.stack[p].played);
-        self.fill_candidates(pos, &mut moves, hash_move, ply, None, true, previous);
+        self.fill_candidates(pos, &mut moves, node.hash_move(), ply, None, true, previous);
         let mut cut = None;
         for i in 0..moves.len() {
             let Candidate { mv, traits, .. } = moves.pick(i);
-            if !traits.is_tactical() || !self.rules.see_at_least(pos, mv, raised - static_eval) {
+            let gain_needed = raised - node.static_eval;
+            if !traits.is_tactical() || !self.rules.see_at_least(pos, mv, gain_needed) {
                 continue;
             }
             let Some(child) = pos.successor(mv) else {
@@ -1011,7 +967,7 @@ impl<R: SearchRules> Searcher<R> {
             let mut score = -self.quiescence(&child, a, b, ply + 1, Some(mv), gives_check);
             if score >= raised && !self.budget.was_exhausted() {
                 let shallow = depth - PROBCUT_REDUCTION;
-                score = -self.negamax(&child, shallow, a, b, ply + 1, !cut_node, gives_check);
+                score = -self.negamax(&child, shallow, a, b, ply + 1, !node.cut_node, gives_check);
             }
             self.path.pop();
             if self.budget.was_exhausted() {
@@ -1023,16 +979,278 @@ impl<R: SearchRules> Searcher<R> {
             }
         }
         self.buffers[ply] = moves;
+        if self.budget.was_exhausted() {
+            return Some(0);
+        }
         let (mv, score) = cut?;
         self.tt.store(
-            pos.hash(),
+            node.hash,
             Some(self.rules.store(mv)),
             score_to_tt(score, ply),
-            static_eval,
+            node.static_eval,
             depth - (PROBCUT_REDUCTION - 1),
             Bound::Lower,
         );
         Some(score)
+    }
+
+    /// The node's moves, best ordered first, until one reaches beta; the
+    /// best is stored in the table. `alpha` is the node's, after mate
+    /// distance pruning.
+    #[inline]
+    fn search_moves(&mut self, pos: &R::Position, node: &Node<R::StoredMove>, alpha: i32) -> i32 {
+        let ply = node.ply;
+        let counter = ply
+            .checked_sub(1)
+            .and_then(|p| self.stack[p].played_key)
+            .and_then(|k| self.counter_moves[k]);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        self.fill_candidates(pos, &mut moves, node.hash_move(), ply, counter, false, None);
+        let mut tried = std::mem::take(&mut self.tried[ply]);
+        tried.quiets.clear();
+        tried.captures.clear();
+        let spare_checks = !node.pv_node && !node.in_check && node.depth <= 7;
+        let mut checks = QuietChecks::new(std::mem::take(&mut self.scratch[ply]), spare_checks);
+        let outcome = self.try_moves(pos, node, alpha, &mut moves, &mut tried, &mut checks);
+        self.buffers[ply] = moves;
+        self.scratch[ply] = checks.moves;
+        self.tried[ply] = tried;
+        match outcome {
+            Some(outcome) => self.finish_node(node, alpha, &outcome),
+            None => 0,
+        }
+    }
+
+    /// Tries the candidates in order, pruning at shallow depth, until one
+    /// reaches beta (it is rewarded, the tried ones lose history). `None`
+    /// when the budget ran out.
+    #[inline]
+    fn try_moves(
+        &mut self,
+        pos: &R::Position,
+        node: &Node<R::StoredMove>,
+        mut alpha: i32,
+        moves: &mut Candidates<MoveOf<R>>,
+        tried: &mut Tried,
+        checks: &mut QuietChecks<MoveOf<R>>,
+    ) -> Option<MoveLoop<MoveOf<R>>> {
+        let ply = node.ply;
+        let mut result = MoveLoop {
+            best_score: -INFINITY,
+            best_move: None,
+            legal: 0,
+            skipped_quiets: false,
+            alpha,
+        };
+        for i in 0..moves.len() {
+            let candidate = moves.pick(i);
+            let Candidate { mv, traits, .. } = candidate;
+            let quiet = !traits.is_tactical();
+            let is_hash = node.hash_move().is_some_and(|h| h == self.rules.store(mv));
+            if quiet && result.skipped_quiets && !is_hash && !checks.spares(&self.rules, pos, mv) {
+                continue;
+            }
+            // Shallow pruning, once some line avoids being mated.
+            if result.best_score > -MATE_BOUND && ply > 0 {
+                match self.shallow_pruning(pos, node, &candidate, result.legal, alpha, checks) {
+                    Prune::Keep => {}
+                    Prune::Move => continue,
+                    Prune::LaterQuiets => {
+                        result.skipped_quiets = true;
+                        continue;
+                    }
+                }
+            }
+            let Some(child) = pos.successor(mv) else {
+                continue;
+            };
+            result.legal += 1;
+            self.stack[ply].played = Some(mv);
+            self.stack[ply].played_key = Some(traits.history_key);
+            self.path.push(child.hash());
+            let score = self.search_child(&child, node, alpha, result.legal, &traits);
+            self.path.pop();
+            if self.budget.was_exhausted() {
+                return None;
+            }
+            if score > result.best_score {
+                result.best_score = score;
+                result.best_move = Some(mv);
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= node.beta {
+                    self.reward_cutoff(ply, node.depth, mv, &traits, &moves.moves, tried);
+                    break;
+                }
+            }
+            if quiet {
+                tried.quiets.push(i);
+            } else {
+                tried.captures.push(i);
+            }
+        }
+        result.alpha = alpha;
+        Some(result)
+    }
+
+    /// Late-move, futility and SEE pruning of a candidate after `legal`
+    /// legal moves. Quiet checks are spared late-move and futility pruning.
+    #[inline]
+    fn shallow_pruning(
+        &self,
+        pos: &R::Position,
+        node: &Node<R::StoredMove>,
+        candidate: &Candidate<MoveOf<R>>,
+        legal: usize,
+        alpha: i32,
+        checks: &mut QuietChecks<MoveOf<R>>,
+    ) -> Prune {
+        let Node { depth, eval, .. } = *node;
+        let (mv, quiet) = (candidate.mv, !candidate.traits.is_tactical());
+        let reduction = if quiet {
+            self.lmr[depth.min(63) as usize][legal.min(63)]
+        } else {
+            0
+        };
+        let lmr_depth = (depth - 1 - reduction).max(0);
+        if quiet && !node.in_check && !node.pv_node {
+            if legal as i32 >= node.late_move_limit()
+                && depth <= 6
+                && !checks.spares(&self.rules, pos, mv)
+            {
+                return Prune::LaterQuiets;
+            }
+            if lmr_depth <= 6
+                && eval + 120 + 110 * lmr_depth <= alpha
+                && !checks.spares(&self.rules, pos, mv)
+            {
+                return Prune::LaterQuiets;
+            }
+            if lmr_depth <= 6
+                && !self
+                    .rules
+                    .see_at_least(pos, mv, -25 * lmr_depth * lmr_depth)
+            {
+                return Prune::Move;
+            }
+        } else if depth <= 6 && !self.rules.see_at_least(pos, mv, -90 * depth) {
+            return Prune::Move;
+        }
+        Prune::Keep
+    }
+
+    /// The score of the node's `legal`-th legal move, leading to `child`:
+    /// the first in the full window, any later one in a null window at a
+    /// depth cut by late-move reduction, searched again at full depth and
+    /// then in the full window while it beats alpha.
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &R::Position,
+        node: &Node<R::StoredMove>,
+        alpha: i32,
+        legal: usize,
+        traits: &MoveTraits,
+    ) -> i32 {
+        let Node {
+            ply,
+            beta,
+            pv_node,
+            cut_node,
+            ..
+        } = *node;
+        let gives_check = child.is_check();
+        let new_depth = node.depth - 1;
+        if legal == 1 {
+            let child_cut = !pv_node && !cut_node;
+            return -self.negamax(
+                child,
+                new_depth,
+                -beta,
+                -alpha,
+                ply + 1,
+                child_cut,
+                gives_check,
+            );
+        }
+        let reduction = if node.depth >= 3 && legal > 1 + usize::from(pv_node) {
+            self.late_move_reduction(node, legal, traits, gives_check)
+        } else {
+            0
+        };
+        let (a, b) = (-alpha - 1, -alpha);
+        let reduced = new_depth - reduction;
+        let mut score = -self.negamax(child, reduced, a, b, ply + 1, true, gives_check);
+        if reduction > 0 && score > alpha && !self.budget.was_exhausted() {
+            score = -self.negamax(child, new_depth, a, b, ply + 1, !cut_node, gives_check);
+        }
+        if pv_node && score > alpha && score < beta && !self.budget.was_exhausted() {
+            score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, false, gives_check);
+        }
+        score
+    }
+
+    /// Plies to take off a late move's search: from the log-log table,
+    /// halved for captures and promotions, adjusted by a quiet move's
+    /// history and pocketing, and by the node's type, improvement and
+    /// checks; never down to nothing.
+    #[inline]
+    fn late_move_reduction(
+        &self,
+        node: &Node<R::StoredMove>,
+        legal: usize,
+        traits: &MoveTraits,
+        gives_check: bool,
+    ) -> i32 {
+        let mut reduction = self.lmr[node.depth.min(63) as usize][legal.min(63)];
+        if traits.is_tactical() {
+            reduction /= 2;
+        } else {
+            reduction -= self.history_score(traits) / 6000;
+            if traits.pocket_in {
+                reduction += 1;
+            }
+        }
+        reduction += i32::from(!node.pv_node) + i32::from(node.cut_node);
+        reduction -= i32::from(node.improving) + i32::from(gives_check) + i32::from(node.in_check);
+        let new_depth = node.depth - 1;
+        reduction.clamp(0, new_depth - 1)
+    }
+
+    /// The node's score once its moves are tried, stored in the table:
+    /// mate or stalemate with no legal move (none pruned), `alpha` when
+    /// every move was pruned.
+    #[inline]
+    fn finish_node(
+        &mut self,
+        node: &Node<R::StoredMove>,
+        original_alpha: i32,
+        result: &MoveLoop<MoveOf<R>>,
+    ) -> i32 {
+        let Some(best_move) = result.best_move else {
+            if result.legal == 0 && !result.skipped_quiets {
+                // No legal move (none was pruned): mate or stalemate.
+                return if node.in_check {
+                    -MATE + node.ply as i32
+                } else {
+                    0
+                };
+            }
+            // Every move was pruned: fail low.
+            return result.alpha;
+        };
+        let bound = bound_of(result.best_score, original_alpha, node.beta);
+        let stored_eval = if node.in_check { 0 } else { node.static_eval };
+        self.tt.store(
+            node.hash,
+            Some(self.rules.store(best_move)),
+            score_to_tt(result.best_score, node.ply),
+            stored_eval,
+            node.depth,
+            bound,
+        );
+        result.best_score
     }
 
     /// Killers, counter move and histories after a cutoff by `mv` (the
@@ -1293,6 +1511,20 @@ fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
     }
 }
 
+/// The table's score where the entry is at least `depth` deep and its
+/// bound settles the window.
+fn table_cutoff<S>(
+    entry: Option<Entry<S>>,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+) -> Option<i32> {
+    let e = entry.filter(|e| i32::from(e.depth) >= depth)?;
+    let score = score_from_tt(i32::from(e.score), ply);
+    fits_bound(e.bound, score, alpha, beta).then_some(score)
+}
+
 fn fits_bound(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     match bound {
         Bound::Exact => true,
@@ -1322,14 +1554,17 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-impl<'v> Searcher<super::StandardRules<'v>> {
+/// The searcher of pieces of fixed identity.
+pub type StandardSearcher<'v> = Searcher<StandardRules<'v>>;
+
+impl<'v> StandardSearcher<'v> {
     /// A searcher for pieces of fixed identity, evaluating with `params`.
     pub fn standard(
-        variant: &'v crate::Variant,
-        params: &super::EvalParams,
+        variant: &'v Variant,
+        params: &EvalParams,
         options: SearchOptions,
-    ) -> Searcher<super::StandardRules<'v>> {
-        Searcher::new(super::StandardRules::new(variant, params), options)
+    ) -> StandardSearcher<'v> {
+        Searcher::new(StandardRules::new(variant, params), options)
     }
 }
 

@@ -94,7 +94,7 @@ pub fn see(pos: &Position<'_>, eval: &Evaluator, mv: Move) -> i32 {
 /// Whether [`see`] of `mv` is at least `threshold`, stopping as soon as
 /// the answer is known (most calls in the search need one or two
 /// attacker lookups, not the whole exchange).
-pub fn see_at_least(pos: &Position<'_>, eval: &Evaluator, mv: Move, threshold: i32) -> bool {
+pub(crate) fn see_at_least(pos: &Position<'_>, eval: &Evaluator, mv: Move, threshold: i32) -> bool {
     let Some(Exchange {
         to,
         first_victim,

@@ -5,7 +5,7 @@
 use crate::moves::Move;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub(crate) enum Bound {
     Exact,
     /// The score is at least this (a beta cutoff).
     Lower,
@@ -14,7 +14,7 @@ pub enum Bound {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct Entry<M = Move> {
+pub(crate) struct Entry<M = Move> {
     check: u32,
     pub mv: Option<M>,
     pub score: i16,
@@ -37,7 +37,7 @@ impl<M: Copy> Bucket<M> {
 }
 
 #[derive(Debug)]
-pub struct TranspositionTable<M = Move> {
+pub(crate) struct TranspositionTable<M = Move> {
     buckets: Vec<Bucket<M>>,
     mask: usize,
     generation: u8,
@@ -65,7 +65,7 @@ impl<M: Copy> TranspositionTable<M> {
     }
 
     /// Call once per search so older entries yield their slots first.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(1);
     }
 

@@ -18,18 +18,30 @@ use crate::variant::Variant;
 pub enum FenError {
     /// Not between 2 and 6 space-separated fields.
     FieldCount(usize),
+    /// The board part is malformed (why).
     Placement(String),
+    /// A letter that names no piece of the variant.
     UnknownPiece(char),
+    /// The bracketed pocket is malformed or not allowed (why).
     Pocket(String),
+    /// The side-to-move field is not `w` or `b`.
     SideToMove(String),
+    /// The castling field is malformed or names a missing piece (why).
     Castling(String),
+    /// The en passant field is malformed or impossible (why).
     EnPassant(String),
+    /// A move counter that is not a number.
     Counter {
+        /// Which counter: halfmove or fullmove.
         field: &'static str,
+        /// The text found there.
         value: String,
     },
+    /// A side without exactly one royal piece.
     RoyalCount {
+        /// The side.
         color: Color,
+        /// How many royal pieces it has.
         count: u32,
     },
     /// The side not to move is in check: the position cannot arise.

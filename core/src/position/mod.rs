@@ -2,7 +2,7 @@
 //! castling rights, counters and an incremental Zobrist hash.
 //!
 //! Positions are small plain values: moves are played by copy-make
-//! ([`Position::play`] returns a new position), so there is no unmake to get
+//! ([`GamePosition::play`](crate::GamePosition::play) returns a new position), so there is no unmake to get
 //! wrong and search threads never share mutable state.
 
 mod fen;
@@ -23,10 +23,12 @@ pub use fen::FenError;
 pub struct CastlingRights(pub u8);
 
 impl CastlingRights {
+    /// Whether `color` may still castle on that side.
     pub const fn has(self, color: Color, kingside: bool) -> bool {
         self.0 & Self::bit(color, kingside) != 0
     }
 
+    /// The bit of `color`'s right on that side.
     pub const fn bit(color: Color, kingside: bool) -> u8 {
         let side = if kingside { 1 } else { 2 };
         match color {
@@ -36,6 +38,26 @@ impl CastlingRights {
     }
 }
 
+/// A position of a variant with fixed piece identities (chess, Pocket
+/// Mutation Chess, Chess Mutation), borrowing its [`Variant`].
+///
+/// Built from a FEN ([`Position::from_fen`]) or the variant's start
+/// ([`Position::start`]); moves are played through [`GamePosition`](crate::GamePosition)
+/// (legality checked) or [`Position::after`] (a move known to be legal).
+///
+/// ```rust
+/// use pocketlab_core::{GamePosition, Position, builtin, notation};
+///
+/// let chess = builtin::load("chess").unwrap();
+/// let start = Position::start(&chess);
+/// assert_eq!(start.legal_moves().len(), 20);
+/// let e4 = notation::parse(&start, "e2e4").unwrap();
+/// let after = start.play(e4).unwrap();
+/// assert_eq!(
+///     after.to_fen(),
+///     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+/// );
+/// ```
 #[derive(Clone)]
 pub struct Position<'v> {
     variant: &'v Variant,
@@ -63,20 +85,24 @@ impl<'v> Position<'v> {
             .expect("a variant's start position is validated when it is built")
     }
 
+    /// The variant this position is played under.
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
 
+    /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board[sq.index()]
     }
 
+    /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.by_color.white | self.by_color.black
     }
 
+    /// The squares of `color`'s pieces.
     #[inline]
     pub fn pieces_of(&self, color: Color) -> Bitboard {
         self.by_color[color]
@@ -88,11 +114,13 @@ impl<'v> Position<'v> {
         self.by_type[kind.index()]
     }
 
+    /// The squares of `color`'s pieces of type `kind`.
     #[inline]
     pub fn pieces(&self, color: Color, kind: PieceType) -> Bitboard {
         self.by_type[kind.index()] & self.by_color[color]
     }
 
+    /// Where `color`'s royal piece stands.
     #[inline]
     pub fn royal_square(&self, color: Color) -> Square {
         self.royal_squares[color]
@@ -118,16 +146,20 @@ impl<'v> Position<'v> {
             .filter(|&(_, n)| n > 0)
     }
 
+    /// The side whose turn it is.
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
 
+    /// The square a pawn skipped on the last move, where an en passant
+    /// capture may land.
     #[inline]
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant
     }
 
+    /// The castling rights left.
     #[inline]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
@@ -139,6 +171,7 @@ impl<'v> Position<'v> {
         self.halfmove_clock
     }
 
+    /// The move number, from 1, counted up after Black's move.
     #[inline]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
@@ -285,6 +318,7 @@ impl<'v> Position<'v> {
         self.checkers
     }
 
+    /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
         self.checkers.any()

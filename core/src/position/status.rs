@@ -33,14 +33,14 @@ impl Position<'_> {
     }
 
     /// Only the two royal pieces on the board and both pockets empty.
-    pub fn is_bare_kings(&self) -> bool {
+    pub(crate) fn is_bare_kings(&self) -> bool {
         self.occupied().count() == 2
             && self.pocket_size(Color::White) == 0
             && self.pocket_size(Color::Black) == 0
     }
 
     /// The piece `mv` captures, if any (en passant: the pawn passed by).
-    pub fn captured_by(&self, mv: Move) -> Option<crate::Piece> {
+    pub(crate) fn captured_by(&self, mv: Move) -> Option<crate::Piece> {
         match mv {
             Move::EnPassant { to, .. } => to
                 .offset(0, -self.side_to_move().forward())
@@ -52,7 +52,7 @@ impl Position<'_> {
 
     /// Whether pocketing from `from` promotes (the owner's last rank, with
     /// promotion by pocketing on).
-    pub fn pocket_in_promotes(&self, from: crate::Square) -> bool {
+    pub(crate) fn pocket_in_promotes(&self, from: crate::Square) -> bool {
         self.side_to_move().relative_rank(from.rank()) == 7
             && self
                 .variant()

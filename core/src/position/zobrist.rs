@@ -3,7 +3,7 @@
 use crate::types::{Color, MAX_PIECE_TYPES, PieceType, Square, splitmix};
 
 /// Most pieces of one type a pocket can hold that the hash distinguishes.
-pub const MAX_POCKET_COUNT: usize = 16;
+pub(crate) const MAX_POCKET_COUNT: usize = 16;
 
 const PIECE_KEYS: usize = 2 * MAX_PIECE_TYPES * 64;
 const POCKET_KEYS: usize = 2 * MAX_PIECE_TYPES * (MAX_POCKET_COUNT + 1);
@@ -50,6 +50,6 @@ pub fn en_passant(sq: Square) -> u64 {
 }
 
 #[inline]
-pub fn black_to_move() -> u64 {
+pub(crate) fn black_to_move() -> u64 {
     KEYS[TOTAL - 1]
 }

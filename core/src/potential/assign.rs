@@ -1,6 +1,7 @@
-//! The consistency reduction: which types can each piece of a side be, given
-//! that the whole side (pieces on the board and captured pieces) must be
-//! assignable one type each, matching the army's counts.
+//! Potentials as sets of army types ([`Potential`]), and the consistency
+//! reduction: which types can each piece of a side be, given that the whole
+//! side (pieces on the board and captured pieces) must be assignable one
+//! type each, matching the army's counts.
 //!
 //! This is a capacitated bipartite matching (pieces on one side, army types
 //! with their remaining counts on the other). One perfect assignment is found
@@ -11,10 +12,66 @@
 //! moves into the slot `p` freed. The transitive closure over at most 32
 //! types is tiny, so the whole reduction costs one matching.
 
-use super::Potential;
+/// A set of army types (bit `i` is the army's type `i`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Potential(pub u32);
+
+impl Potential {
+    pub(crate) const EMPTY: Potential = Potential(0);
+
+    /// The set of type `t` alone.
+    #[inline]
+    pub const fn single(t: u8) -> Potential {
+        Potential(1 << t)
+    }
+
+    /// Whether type `t` is in the set.
+    #[inline]
+    pub const fn contains(self, t: u8) -> bool {
+        self.0 & (1 << t) != 0
+    }
+
+    /// The set with type `t` added.
+    #[inline]
+    pub const fn with(self, t: u8) -> Potential {
+        Potential(self.0 | 1 << t)
+    }
+
+    /// The set with type `t` taken out.
+    #[inline]
+    pub const fn without(self, t: u8) -> Potential {
+        Potential(self.0 & !(1 << t))
+    }
+
+    /// Whether no type is left.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// How many types the set holds.
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The type indices in the set, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = u8> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                None
+            } else {
+                let t = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                Some(t)
+            }
+        })
+    }
+}
 
 /// Most pieces per side (and types) the matching handles.
-pub const MAX_PIECES: usize = 32;
+pub(crate) const MAX_PIECES: usize = 32;
 
 const UNASSIGNED: u8 = u8::MAX;
 
@@ -85,7 +142,7 @@ fn match_into(pots: &[Potential], need: &[u8], assign: &mut [u8; MAX_PIECES]) ->
 
 /// One assignment of a type to every piece within its potential, using
 /// exactly `need[t]` pieces of type `t`, if there is one.
-pub fn find_assignment(pots: &[Potential], need: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn find_assignment(pots: &[Potential], need: &[u8]) -> Option<Vec<u8>> {
     let mut assign = [UNASSIGNED; MAX_PIECES];
     match_into(pots, need, &mut assign).then(|| assign[..pots.len()].to_vec())
 }

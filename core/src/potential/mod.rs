@@ -95,72 +95,19 @@
 pub mod assign;
 mod eval;
 mod search;
+mod status;
 mod text;
 
 use std::fmt;
 
-use crate::game::{
-    GamePosition, GameStatus, IllegalMove, MoveEvent, MoveFacts, Outcome, Termination,
-};
 use crate::movement::{PieceMoves, SliderLines};
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square, splitmix};
 use crate::variant::Variant;
 
+pub use assign::Potential;
 pub use eval::PotentialEvaluator;
 pub use search::{PackedMove, PotentialRules};
 pub use text::{PotentialNotationError, PotentialTextError};
-
-/// A set of army types (bit `i` is the army's type `i`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Potential(pub u32);
-
-impl Potential {
-    pub const EMPTY: Potential = Potential(0);
-
-    #[inline]
-    pub const fn single(t: u8) -> Potential {
-        Potential(1 << t)
-    }
-
-    #[inline]
-    pub const fn contains(self, t: u8) -> bool {
-        self.0 & (1 << t) != 0
-    }
-
-    #[inline]
-    pub const fn with(self, t: u8) -> Potential {
-        Potential(self.0 | 1 << t)
-    }
-
-    #[inline]
-    pub const fn without(self, t: u8) -> Potential {
-        Potential(self.0 & !(1 << t))
-    }
-
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    #[inline]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// The type indices in the set, lowest first.
-    pub fn iter(self) -> impl Iterator<Item = u8> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                None
-            } else {
-                let t = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                Some(t)
-            }
-        })
-    }
-}
 
 /// The army both sides play with: a list of a variant's piece types (the
 /// potential bit order) with a count each, from the variant's validated
@@ -247,6 +194,7 @@ impl<'v> Army<'v> {
         })
     }
 
+    /// The variant the army comes from.
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
@@ -256,6 +204,8 @@ impl<'v> Army<'v> {
         self.kinds.len()
     }
 
+    /// Whether the army has no type (never for an army built from a
+    /// validated variant).
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }
@@ -342,8 +292,11 @@ const NOT_PROMOTED: u8 = u8::MAX;
 /// the army type it now moves as (its potential is then `{P}`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PotentialPiece {
+    /// Its side.
     pub color: Color,
+    /// The army types it may still be.
     pub potential: Potential,
+    /// For a promoted pawn, the army type it moves as.
     pub promoted: Option<u8>,
     /// The piece has moved and may still be a pawn on a square of the
     /// pawn's initial-rank moves: as a pawn it may not make them (a pawn's
@@ -354,7 +307,9 @@ pub struct PotentialPiece {
 /// A move of Potential Chess.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PotentialMove {
+    /// Where the piece stands.
     pub from: Square,
+    /// Where it goes.
     pub to: Square,
     /// The mover's potential after the move, before the consistency
     /// reduction: the types that could have made it (`{P}` for a promotion
@@ -364,6 +319,7 @@ pub struct PotentialMove {
     pub promotion: Option<u8>,
     /// The captured piece's named identity (army type).
     pub captured: Option<u8>,
+    /// Whether it captures en passant.
     pub en_passant: bool,
 }
 
@@ -436,10 +392,12 @@ impl<'a> PotentialPosition<'a> {
         self.colors.black = self.colors.black.without(sq);
     }
 
+    /// The army both sides play with.
     pub fn army(&self) -> &'a Army<'a> {
         self.army
     }
 
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<PotentialPiece> {
         let color = if self.colors.white.contains(sq) {
             Color::White
@@ -457,11 +415,13 @@ impl<'a> PotentialPosition<'a> {
         })
     }
 
+    /// Every occupied square.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.colors.white | self.colors.black
     }
 
+    /// The squares of `color`'s pieces.
     #[inline]
     pub fn pieces_of(&self, color: Color) -> Bitboard {
         self.colors[color]
@@ -479,18 +439,23 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
+    /// The side whose turn it is.
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The square a double step skipped, where an en passant capture may
+    /// land.
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant
     }
 
+    /// Plies since the last move that resets the n-move counter.
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove_clock
     }
 
+    /// The move number, from 1, counted up after Black's move.
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
     }
@@ -501,6 +466,8 @@ impl<'a> PotentialPosition<'a> {
         self.hash
     }
 
+    /// [`Self::hash`] computed from scratch (the position keeps it current
+    /// as moves are played).
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0u64;
         for sq in self.occupied() {
@@ -536,7 +503,7 @@ impl<'a> PotentialPosition<'a> {
 
     /// Squares `by`'s pieces could capture onto, for some type in their
     /// potentials (promoted pieces as their promoted type).
-    pub fn attacked_by(&self, by: Color) -> Bitboard {
+    pub(crate) fn attacked_by(&self, by: Color) -> Bitboard {
         let occ = self.occupied();
         let mut out = Bitboard::EMPTY;
         for sq in self.colors[by] {
@@ -553,7 +520,7 @@ impl<'a> PotentialPosition<'a> {
     }
 
     /// `color`'s pieces that could be the king.
-    pub fn king_candidates(&self, color: Color) -> Bitboard {
+    pub(crate) fn king_candidates(&self, color: Color) -> Bitboard {
         let royal = self.army.royal;
         self.colors[color]
             .filter(|&sq| self.pot[sq.index()].contains(royal))
@@ -641,7 +608,7 @@ impl<'a> PotentialPosition<'a> {
     /// Per type in the potential of the piece on `from` (of the side to
     /// move), the squares that type could move to (en passant excluded).
     /// A promoted piece lists its promoted type.
-    pub fn targets_by_type(&self, from: Square) -> Vec<(u8, Bitboard)> {
+    pub(crate) fn targets_by_type(&self, from: Square) -> Vec<(u8, Bitboard)> {
         let Some(piece) = self.piece_at(from) else {
             return Vec::new();
         };
@@ -664,7 +631,8 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
-    /// The union of [`Self::targets_by_type`].
+    /// Every square the piece on `from` (of the side to move) could move
+    /// to as some type of its potential, en passant excluded.
     pub fn targets(&self, from: Square) -> Bitboard {
         self.targets_by_type(from)
             .into_iter()
@@ -672,7 +640,7 @@ impl<'a> PotentialPosition<'a> {
     }
 
     /// Every move the rules of movement allow, before the consistency test.
-    pub fn pseudo_legal_moves(&self) -> Vec<PotentialMove> {
+    pub(crate) fn pseudo_legal_moves(&self) -> Vec<PotentialMove> {
         let mut out = Vec::with_capacity(128);
         let us = self.side;
         let them = !us;
@@ -966,14 +934,7 @@ impl<'a> PotentialPosition<'a> {
             .collect()
     }
 
-    /// The position after `mv`, which must be one of
-    /// [`Self::pseudo_legal_moves`] (not checked), or `None` if the move is
-    /// illegal. Lets a search play moves one at a time in its own order
-    /// instead of building every successor.
-    pub fn play_pseudo_legal(&self, mv: PotentialMove) -> Option<PotentialPosition<'a>> {
-        self.apply(mv)
-    }
-
+    /// How many legal moves the side to move has.
     pub fn count_legal_moves(&self) -> u64 {
         let mut n = 0;
         self.filter_legal(|_| {
@@ -983,136 +944,12 @@ impl<'a> PotentialPosition<'a> {
         n
     }
 
-    pub fn has_legal_move(&self) -> bool {
+    pub(crate) fn has_legal_move(&self) -> bool {
         let mut any = false;
         self.filter_legal(|_| {
             any = true;
             false
         });
         any
-    }
-
-    /// Status from this position alone: no legal move (checkmate or
-    /// stalemate by rule 6), the n-move rule, the dead position of one piece
-    /// each. Repetition needs the history: see [`crate::Game`].
-    pub fn status(&self) -> GameStatus {
-        let over = |outcome, termination| GameStatus::Over {
-            outcome,
-            termination,
-        };
-        if !self.has_legal_move() {
-            return if self.is_check() {
-                over(Outcome::Win(!self.side), Termination::Checkmate)
-            } else {
-                over(Outcome::Draw, Termination::Stalemate)
-            };
-        }
-        let n = self.army.variant.rules.n_move_rule;
-        if n > 0 && self.halfmove_clock >= n {
-            return over(Outcome::Draw, Termination::NMoveRule);
-        }
-        if self.colors.white.count() == 1 && self.colors.black.count() == 1 {
-            return over(Outcome::Draw, Termination::DeadPosition);
-        }
-        GameStatus::Ongoing
-    }
-}
-
-impl GamePosition for PotentialPosition<'_> {
-    type Move = PotentialMove;
-    type MoveTextError = PotentialNotationError;
-
-    fn side_to_move(&self) -> Color {
-        self.side
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn halfmove_clock(&self) -> u16 {
-        self.halfmove_clock
-    }
-
-    fn fullmove_number(&self) -> u16 {
-        self.fullmove_number
-    }
-
-    fn is_check(&self) -> bool {
-        PotentialPosition::is_check(self)
-    }
-
-    fn generate_moves(&self, moves: &mut Vec<PotentialMove>) {
-        moves.extend(self.pseudo_legal_moves());
-    }
-
-    fn successor(&self, mv: PotentialMove) -> Option<Self> {
-        self.apply(mv)
-    }
-
-    fn legal_moves(&self) -> Vec<PotentialMove> {
-        PotentialPosition::legal_moves(self)
-    }
-
-    fn count_legal_moves(&self) -> u64 {
-        PotentialPosition::count_legal_moves(self)
-    }
-
-    fn status(&self) -> GameStatus {
-        PotentialPosition::status(self)
-    }
-
-    fn repetition_rule(&self) -> u8 {
-        self.army.variant.rules.repetition
-    }
-
-    fn format_move(&self, mv: PotentialMove) -> String {
-        PotentialPosition::format_move(self, mv)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<PotentialMove, PotentialNotationError> {
-        PotentialPosition::parse_move(self, text)
-    }
-
-    fn to_text(&self) -> String {
-        PotentialPosition::to_text(self)
-    }
-
-    /// The mover's token before the move, the captured piece's name, and
-    /// promotions (a promoting piece is a pawn).
-    fn move_facts(&self, mv: PotentialMove) -> MoveFacts {
-        let army = self.army;
-        let piece = self
-            .piece_at(mv.from)
-            .map(|p| army.piece_token(p.potential, p.promoted, p.color))
-            .unwrap_or_default();
-        let event = mv.promotion.map(|into| MoveEvent::Promotion {
-            piece: army
-                .pawn
-                .map_or_else(String::new, |p| army.letter(p).to_string()),
-            into: army.letter(into),
-        });
-        MoveFacts {
-            piece,
-            capture: mv.captured.map(|t| army.letter(t).to_string()),
-            event,
-        }
-    }
-
-    /// The position after a legal move; the error says why it is not.
-    fn play(&self, mv: PotentialMove) -> Result<Self, IllegalMove> {
-        let illegal = |why: String| IllegalMove {
-            text: why,
-            position: self.to_text(),
-        };
-        if !self.pseudo_legal_moves().contains(&mv) {
-            return Err(illegal(format!("{mv:?} (not a move here)")));
-        }
-        self.apply(mv).ok_or_else(|| {
-            illegal(format!(
-                "{} (leaves the mover with no consistent army)",
-                self.format_move(mv)
-            ))
-        })
     }
 }

@@ -42,6 +42,7 @@ use crate::types::{Bitboard, Color, splitmix};
 pub struct PackedMove(NonZeroU64);
 
 impl PackedMove {
+    /// `mv` packed.
     pub fn new(mv: PotentialMove) -> PackedMove {
         let kind = |t: Option<u8>| t.map_or(0, |t| u64::from(t) + 1);
         let bits = mv.from.index() as u64
@@ -64,6 +65,7 @@ pub struct PotentialRules<'a> {
 }
 
 impl<'a> PotentialRules<'a> {
+    /// The rules of `army`, evaluating with `params`.
     pub fn new(army: &'a Army<'a>, params: &EvalParams) -> PotentialRules<'a> {
         PotentialRules {
             army,
@@ -72,6 +74,7 @@ impl<'a> PotentialRules<'a> {
         }
     }
 
+    /// The evaluation the search uses.
     pub fn evaluator(&self) -> &PotentialEvaluator {
         &self.eval
     }

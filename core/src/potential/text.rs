@@ -22,7 +22,9 @@ impl std::error::Error for PotentialTextError {}
 /// A move text that is not a legal move in the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PotentialNotationError {
+    /// The text as given.
     pub text: String,
+    /// Why it is not a legal move here.
     pub reason: String,
 }
 
@@ -67,7 +69,7 @@ impl Army<'_> {
     }
 
     /// A piece's token: its potential, or `P=Q` for a promoted pawn.
-    pub fn piece_token(&self, pot: Potential, promoted: Option<u8>, color: Color) -> String {
+    pub(crate) fn piece_token(&self, pot: Potential, promoted: Option<u8>, color: Color) -> String {
         match promoted {
             Some(t) => format!(
                 "{}={}",

@@ -10,9 +10,12 @@ use super::Square;
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
 
+    /// The set of `sq` alone.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
@@ -30,36 +33,43 @@ impl Bitboard {
         Bitboard(0x0101_0101_0101_0101 << file as u32)
     }
 
+    /// Whether the set has no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set has a square.
     #[inline]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }
 
+    /// How many squares the set has.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq.index())
     }
 
+    /// The set with `sq` taken out.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
     }
 
+    /// Whether the set has two squares or more (cheaper than counting).
     #[inline]
     pub const fn has_more_than_one(self) -> bool {
         self.0 & self.0.wrapping_sub(1) != 0

@@ -3,15 +3,20 @@
 use std::fmt;
 use std::ops::{Index, IndexMut, Not};
 
+/// A side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Color {
+    /// The side that moves first.
     White = 0,
+    /// The side that moves second.
     Black = 1,
 }
 
 impl Color {
+    /// Both sides, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for White, 1 for Black.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -35,6 +40,7 @@ impl Color {
         }
     }
 
+    /// `"white"` or `"black"`.
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",
@@ -63,11 +69,14 @@ impl fmt::Display for Color {
 /// One value per side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ByColor<T> {
+    /// White's value.
     pub white: T,
+    /// Black's value.
     pub black: T,
 }
 
 impl<T> ByColor<T> {
+    /// Each side's value from `f`, White's first.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
         ByColor {
             white: f(Color::White),
@@ -75,6 +84,7 @@ impl<T> ByColor<T> {
         }
     }
 
+    /// Both values through `f`, White's first.
     pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
         ByColor {
             white: f(self.white),

@@ -10,6 +10,7 @@ pub const MAX_PIECE_TYPES: usize = 32;
 pub struct PieceType(pub(crate) u8);
 
 impl PieceType {
+    /// Its index into the variant's piece table.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -26,6 +27,8 @@ impl PieceType {
 /// A piece on the board or in a pocket: its side and type.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// Its side.
     pub color: Color,
+    /// Its type.
     pub kind: PieceType,
 }

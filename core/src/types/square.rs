@@ -8,7 +8,9 @@ use std::str::FromStr;
 pub struct Square(u8);
 
 impl Square {
+    /// The first square (index 0).
     pub const A1: Square = Square(0);
+    /// The last square (index 63).
     pub const H8: Square = Square(63);
 
     /// Every square, a1 first.
@@ -16,6 +18,7 @@ impl Square {
         (0..64).map(Square)
     }
 
+    /// The square of `index` (a1 = 0), if below 64.
     #[inline]
     pub const fn new(index: u8) -> Option<Square> {
         if index < 64 {
@@ -51,16 +54,19 @@ impl Square {
         }
     }
 
+    /// 0 for a1 up to 63 for h8.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// 0-based file (0 is the a-file).
     #[inline]
     pub const fn file(self) -> u8 {
         self.0 & 7
     }
 
+    /// 0-based rank (0 is the first rank).
     #[inline]
     pub const fn rank(self) -> u8 {
         self.0 >> 3

@@ -123,8 +123,139 @@ impl Ctx<'_> {
     }
 }
 
+/// The variant a merged file describes, validated stage by stage in the
+/// file's own order: name, pieces (with the region map their moves may
+/// come from), royal piece, classes, then the rule tables. The first
+/// invalid key is the error.
 fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
     let cx = Ctx { file };
+    let name = variant_name(&cx, f)?;
+    let piece_files = piece_files(&cx, f)?;
+    let region_map = region_map(&cx, f.map.as_ref(), f.regions.as_ref())?;
+    let (mut pieces, letters) = piece_defs(&cx, &piece_files, region_map.as_ref())?;
+    let royal = royal_piece(&cx, f, &letters, &pieces)?;
+    let classes = piece_classes(&cx, f, &letters, royal, &mut pieces)?;
+    let initial_ranks = cx.ranks(
+        "initial_ranks",
+        &f.initial_ranks.clone().unwrap_or_else(|| vec![2]),
+    )?;
+    let pocket = pocket_rules(&cx, f, &classes)?;
+    let castling = castling_rules(&cx, f)?;
+    let promotion = promotion_rules(&cx, f, &letters, royal, &pieces)?;
+    let draw = draw_rules(&cx, f)?;
+    let potential = potential_rules(&cx, f, &letters, royal, &pieces)?;
+    if potential.is_some() {
+        if pocket.is_some() {
+            return Err(cx.err(
+                "potential",
+                "Potential Chess has no pockets: set pocket.enabled = false",
+            ));
+        }
+        if castling.is_some() {
+            return Err(cx.err(
+                "potential",
+                "Potential Chess has no castling: set castling.enabled = false",
+            ));
+        }
+    }
+    let rules = Rules {
+        pocket,
+        castling,
+        promotion,
+        en_passant: f.en_passant.unwrap_or(true),
+        initial_ranks,
+        n_move_rule: draw.n_move_rule,
+        n_move_reset: draw.n_move_reset,
+        repetition: draw.repetition,
+        dead_position: draw.dead_position,
+        potential,
+    };
+    let start_fen = f
+        .start
+        .clone()
+        .ok_or_else(|| cx.err("start", "missing (the starting position as FEN)"))?;
+    Ok(compile(VariantParts {
+        name,
+        description: f.description.clone().unwrap_or_default(),
+        pieces,
+        royal,
+        classes,
+        start_fen,
+        rules,
+        region_map,
+        letters,
+    }))
+}
+
+/// The validated parts of a variant, before its move tables and derived
+/// tables are compiled.
+struct VariantParts {
+    name: String,
+    description: String,
+    pieces: Vec<PieceDef>,
+    royal: PieceType,
+    classes: Vec<Vec<PieceType>>,
+    start_fen: String,
+    rules: Rules,
+    region_map: Option<RegionMap>,
+    letters: [Option<PieceType>; 26],
+}
+
+/// The variant with its move tables per side and the tables derived from
+/// its rules (pocket choices, castling rights kept per square, pawn types,
+/// file symmetry).
+fn compile(parts: VariantParts) -> Variant {
+    let VariantParts {
+        name,
+        description,
+        pieces,
+        royal,
+        classes,
+        start_fen,
+        rules,
+        region_map,
+        letters,
+    } = parts;
+    let moves: ByColor<Vec<PieceMoves>> = ByColor::new_with(|color| {
+        pieces
+            .iter()
+            .map(|p| PieceMoves::compile(color, &move_rules_for(p, color, rules.initial_ranks)))
+            .collect()
+    });
+    let (pocket_choices, promotion_pocket_choices) =
+        pocket_choice_tables(&pieces, &classes, rules.pocket.as_ref());
+    let castling_keep = castling_keep_table(rules.castling);
+    let pawn_types = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.pawn)
+        .fold(0u32, |m, (i, _)| m | 1 << i);
+    let file_symmetric = rules.castling.is_none()
+        && rules.potential.is_none()
+        && Color::ALL
+            .iter()
+            .all(|&c| moves[c].iter().all(PieceMoves::is_file_symmetric));
+    Variant {
+        name,
+        description,
+        pieces,
+        royal,
+        classes,
+        start_fen,
+        rules,
+        region_map,
+        moves,
+        letters,
+        pocket_choices,
+        promotion_pocket_choices,
+        castling_keep,
+        pawn_types,
+        file_symmetric,
+    }
+}
+
+/// `name`: present, non-empty, letters, digits, `-` and `_` only.
+fn variant_name(cx: &Ctx<'_>, f: &VariantFile) -> Result<String, VariantError> {
     let name = f
         .name
         .clone()
@@ -139,6 +270,11 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             format!("'{name}' must be non-empty and use only letters, digits, '-' and '_'"),
         ));
     }
+    Ok(name)
+}
+
+/// `[pieces]`: at least one, at most [`MAX_PIECE_TYPES`].
+fn piece_files(cx: &Ctx<'_>, f: &VariantFile) -> Result<BTreeMap<String, PieceFile>, VariantError> {
     let piece_files: BTreeMap<String, PieceFile> = f.pieces.clone().unwrap_or_default();
     if piece_files.is_empty() {
         return Err(cx.err("pieces", "a variant needs at least one piece"));
@@ -152,7 +288,16 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             ),
         ));
     }
-    let region_map = region_map(&cx, f.map.as_ref(), f.regions.as_ref())?;
+    Ok(piece_files)
+}
+
+/// Each piece's definition in letter order (its type index), with the
+/// letter-to-type table.
+fn piece_defs(
+    cx: &Ctx<'_>,
+    piece_files: &BTreeMap<String, PieceFile>,
+    region_map: Option<&RegionMap>,
+) -> Result<(Vec<PieceDef>, [Option<PieceType>; 26]), VariantError> {
     let mut letters = [None; 26];
     let mut pieces = Vec::new();
     for (i, (letter, p)) in piece_files.iter().enumerate() {
@@ -161,7 +306,7 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             [c @ b'A'..=b'Z'] => *c as char,
             _ => return Err(cx.err(&key, "a piece is named by one upper-case letter A-Z")),
         };
-        let (betza_text, rules, by_region) = piece_moves(&cx, &key, p, region_map.as_ref())?;
+        let (betza_text, rules, by_region) = piece_moves(cx, &key, p, region_map)?;
         let value = p.value.ok_or_else(|| {
             cx.err(
                 format!("{key}.value"),
@@ -189,13 +334,22 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             rules,
         });
     }
+    Ok((pieces, letters))
+}
 
+/// `royal`: exactly one piece letter, not a pawn.
+fn royal_piece(
+    cx: &Ctx<'_>,
+    f: &VariantFile,
+    letters: &[Option<PieceType>; 26],
+    pieces: &[PieceDef],
+) -> Result<PieceType, VariantError> {
     let royal_letter = f
         .royal
         .clone()
         .ok_or_else(|| cx.err("royal", "missing (the letter of the royal piece)"))?;
     let royal = match cx
-        .piece_letters("royal", &royal_letter, &letters)?
+        .piece_letters("royal", &royal_letter, letters)?
         .as_slice()
     {
         [one] => *one,
@@ -204,11 +358,22 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
     if pieces[royal.index()].pawn {
         return Err(cx.err("royal", "the royal piece cannot also be a pawn"));
     }
+    Ok(royal)
+}
 
+/// `classes`: lists of non-royal pieces, each piece in one class at most;
+/// sets each member's class number (1-based).
+fn piece_classes(
+    cx: &Ctx<'_>,
+    f: &VariantFile,
+    letters: &[Option<PieceType>; 26],
+    royal: PieceType,
+    pieces: &mut [PieceDef],
+) -> Result<Vec<Vec<PieceType>>, VariantError> {
     let mut classes = Vec::new();
     for (i, class) in f.classes.clone().unwrap_or_default().iter().enumerate() {
         let key = format!("classes[{}]", i + 1);
-        let members = cx.piece_letters(&key, class, &letters)?;
+        let members = cx.piece_letters(&key, class, letters)?;
         if members.is_empty() {
             return Err(cx.err(&key, "a class needs at least one piece"));
         }
@@ -232,138 +397,165 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
         }
         classes.push(members);
     }
+    Ok(classes)
+}
 
-    let initial_ranks = cx.ranks(
-        "initial_ranks",
-        &f.initial_ranks.clone().unwrap_or_else(|| vec![2]),
-    )?;
-
+/// `[pocket]`, if enabled: size, drop ranks, and mutation or promotion by
+/// pocketing (which need classes and pocket-ins).
+fn pocket_rules(
+    cx: &Ctx<'_>,
+    f: &VariantFile,
+    classes: &[Vec<PieceType>],
+) -> Result<Option<PocketRules>, VariantError> {
     let pocket_file = f.pocket.clone().unwrap_or_default();
-    let pocket = if pocket_file.enabled.unwrap_or(false) {
-        let size = pocket_file.size.unwrap_or(1);
-        if !(1..=16).contains(&size) {
-            return Err(cx.err("pocket.size", format!("{size} is not between 1 and 16")));
-        }
-        let mutation = pocket_file.mutation.unwrap_or(false);
-        let promote = pocket_file.promote_from_last_rank.unwrap_or(false);
-        let pocket_in = pocket_file.pocket_in.unwrap_or(true);
-        if (mutation || promote) && classes.is_empty() {
-            let key = if mutation {
-                "pocket.mutation"
-            } else {
-                "pocket.promote_from_last_rank"
-            };
-            return Err(cx.err(key, "needs a class table ('classes')"));
-        }
-        if (mutation || promote) && !pocket_in {
-            return Err(cx.err(
-                "pocket.pocket_in",
-                "mutation and promotion by pocketing need pocket_in = true",
-            ));
-        }
-        let all_ranks: Vec<i64> = (1..=8).collect();
-        let drop_ranks = cx.ranks(
-            "pocket.drop_ranks",
-            pocket_file.drop_ranks.as_deref().unwrap_or(&all_ranks),
-        )?;
-        let pawn_drop_ranks = match &pocket_file.pawn_drop_ranks {
-            Some(r) => cx.ranks("pocket.pawn_drop_ranks", r)?,
-            None => drop_ranks,
+    if !pocket_file.enabled.unwrap_or(false) {
+        return Ok(None);
+    }
+    let size = pocket_file.size.unwrap_or(1);
+    if !(1..=16).contains(&size) {
+        return Err(cx.err("pocket.size", format!("{size} is not between 1 and 16")));
+    }
+    let mutation = pocket_file.mutation.unwrap_or(false);
+    let promote = pocket_file.promote_from_last_rank.unwrap_or(false);
+    let pocket_in = pocket_file.pocket_in.unwrap_or(true);
+    if (mutation || promote) && classes.is_empty() {
+        let key = if mutation {
+            "pocket.mutation"
+        } else {
+            "pocket.promote_from_last_rank"
         };
-        if drop_ranks == 0 {
-            return Err(cx.err("pocket.drop_ranks", "no rank to drop on"));
-        }
-        Some(PocketRules {
-            size: size as u8,
-            pocket_in,
-            mutation,
-            promote_from_last_rank: promote,
-            white_first_move_ban: pocket_file.white_first_move_ban.unwrap_or(false),
-            drop_ranks,
-            pawn_drop_ranks,
-        })
-    } else {
-        None
+        return Err(cx.err(key, "needs a class table ('classes')"));
+    }
+    if (mutation || promote) && !pocket_in {
+        return Err(cx.err(
+            "pocket.pocket_in",
+            "mutation and promotion by pocketing need pocket_in = true",
+        ));
+    }
+    let all_ranks: Vec<i64> = (1..=8).collect();
+    let drop_ranks = cx.ranks(
+        "pocket.drop_ranks",
+        pocket_file.drop_ranks.as_deref().unwrap_or(&all_ranks),
+    )?;
+    let pawn_drop_ranks = match &pocket_file.pawn_drop_ranks {
+        Some(r) => cx.ranks("pocket.pawn_drop_ranks", r)?,
+        None => drop_ranks,
     };
+    if drop_ranks == 0 {
+        return Err(cx.err("pocket.drop_ranks", "no rank to drop on"));
+    }
+    Ok(Some(PocketRules {
+        size: size as u8,
+        pocket_in,
+        mutation,
+        promote_from_last_rank: promote,
+        white_first_move_ban: pocket_file.white_first_move_ban.unwrap_or(false),
+        drop_ranks,
+        pawn_drop_ranks,
+    }))
+}
 
+/// `[castling]`, if enabled: the king's and its partners' files, placed so
+/// that the king lands on c or g.
+fn castling_rules(cx: &Ctx<'_>, f: &VariantFile) -> Result<Option<CastlingRules>, VariantError> {
     let castling_file = f.castling.clone().unwrap_or_default();
-    let castling = if castling_file.enabled.unwrap_or(false) {
-        let king_file = cx.file_letter(
-            "castling.king_file",
-            castling_file.king_file.as_deref().unwrap_or("e"),
-        )?;
-        let queenside_file = cx.file_letter(
-            "castling.queenside_file",
-            castling_file.queenside_file.as_deref().unwrap_or("a"),
-        )?;
-        let kingside_file = cx.file_letter(
-            "castling.kingside_file",
-            castling_file.kingside_file.as_deref().unwrap_or("h"),
-        )?;
-        if !(queenside_file < king_file && king_file < kingside_file) {
-            return Err(cx.err(
-                "castling",
-                "the files must satisfy queenside_file < king_file < kingside_file",
-            ));
-        }
-        if !(1..=6).contains(&king_file) || queenside_file > 2 || kingside_file < 6 {
-            return Err(cx.err(
-                "castling",
-                "the king must stand between files b and g, the partners on files a-c and g-h (it lands on c or g)",
-            ));
-        }
-        Some(CastlingRules {
-            king_file,
-            queenside_file,
-            kingside_file,
-        })
-    } else {
-        None
-    };
+    if !castling_file.enabled.unwrap_or(false) {
+        return Ok(None);
+    }
+    let king_file = cx.file_letter(
+        "castling.king_file",
+        castling_file.king_file.as_deref().unwrap_or("e"),
+    )?;
+    let queenside_file = cx.file_letter(
+        "castling.queenside_file",
+        castling_file.queenside_file.as_deref().unwrap_or("a"),
+    )?;
+    let kingside_file = cx.file_letter(
+        "castling.kingside_file",
+        castling_file.kingside_file.as_deref().unwrap_or("h"),
+    )?;
+    if !(queenside_file < king_file && king_file < kingside_file) {
+        return Err(cx.err(
+            "castling",
+            "the files must satisfy queenside_file < king_file < kingside_file",
+        ));
+    }
+    if !(1..=6).contains(&king_file) || queenside_file > 2 || kingside_file < 6 {
+        return Err(cx.err(
+            "castling",
+            "the king must stand between files b and g, the partners on files a-c and g-h (it lands on c or g)",
+        ));
+    }
+    Ok(Some(CastlingRules {
+        king_file,
+        queenside_file,
+        kingside_file,
+    }))
+}
 
+/// `[promotion]`, if enabled: ranks and choices (neither royal nor pawn),
+/// for a variant that has a pawn.
+fn promotion_rules(
+    cx: &Ctx<'_>,
+    f: &VariantFile,
+    letters: &[Option<PieceType>; 26],
+    royal: PieceType,
+    pieces: &[PieceDef],
+) -> Result<Option<PromotionRules>, VariantError> {
     let promotion_file = f.promotion.clone().unwrap_or_default();
-    let promotion = if promotion_file.enabled.unwrap_or(false) {
-        let ranks = cx.ranks(
-            "promotion.ranks",
-            promotion_file.ranks.as_deref().unwrap_or(&[8]),
-        )?;
-        let choices_text = promotion_file.choices.clone().ok_or_else(|| {
-            cx.err(
-                "promotion.choices",
-                "missing (letters of the pieces a pawn may become)",
-            )
-        })?;
-        let choices = cx.piece_letters("promotion.choices", &choices_text, &letters)?;
-        if choices.is_empty() {
-            return Err(cx.err("promotion.choices", "no piece to promote to"));
-        }
-        if let Some(bad) = choices
-            .iter()
-            .find(|&&c| c == royal || pieces[c.index()].pawn)
-        {
-            return Err(cx.err(
-                "promotion.choices",
-                format!(
-                    "cannot promote to '{}' (royal or pawn)",
-                    pieces[bad.index()].letter
-                ),
-            ));
-        }
-        if !pieces.iter().any(|p| p.pawn) {
-            return Err(cx.err(
-                "promotion.enabled",
-                "no piece has pawn = true, so nothing can promote",
-            ));
-        }
-        Some(PromotionRules {
-            ranks,
-            choices,
-            mandatory: promotion_file.mandatory.unwrap_or(true),
-        })
-    } else {
-        None
-    };
+    if !promotion_file.enabled.unwrap_or(false) {
+        return Ok(None);
+    }
+    let ranks = cx.ranks(
+        "promotion.ranks",
+        promotion_file.ranks.as_deref().unwrap_or(&[8]),
+    )?;
+    let choices_text = promotion_file.choices.clone().ok_or_else(|| {
+        cx.err(
+            "promotion.choices",
+            "missing (letters of the pieces a pawn may become)",
+        )
+    })?;
+    let choices = cx.piece_letters("promotion.choices", &choices_text, letters)?;
+    if choices.is_empty() {
+        return Err(cx.err("promotion.choices", "no piece to promote to"));
+    }
+    if let Some(bad) = choices
+        .iter()
+        .find(|&&c| c == royal || pieces[c.index()].pawn)
+    {
+        return Err(cx.err(
+            "promotion.choices",
+            format!(
+                "cannot promote to '{}' (royal or pawn)",
+                pieces[bad.index()].letter
+            ),
+        ));
+    }
+    if !pieces.iter().any(|p| p.pawn) {
+        return Err(cx.err(
+            "promotion.enabled",
+            "no piece has pawn = true, so nothing can promote",
+        ));
+    }
+    Ok(Some(PromotionRules {
+        ranks,
+        choices,
+        mandatory: promotion_file.mandatory.unwrap_or(true),
+    }))
+}
 
+/// The draw rules of `[draw]`, each with its default.
+struct DrawRules {
+    n_move_rule: u16,
+    n_move_reset: CounterResets,
+    repetition: u8,
+    dead_position: DeadPosition,
+}
+
+/// `[draw]`: the n-move rule and what resets its counter, repetition, dead
+/// positions.
+fn draw_rules(cx: &Ctx<'_>, f: &VariantFile) -> Result<DrawRules, VariantError> {
     let draw = f.draw.clone().unwrap_or_default();
     let n_move_rule = draw.n_move_rule.unwrap_or(100);
     let n_move_rule = u16::try_from(n_move_rule).map_err(|_| {
@@ -412,91 +604,30 @@ fn build(file: &str, f: &VariantFile) -> Result<Variant, VariantError> {
             ));
         }
     };
-
-    let potential = match f.potential.as_ref().and_then(|p| p.army.as_deref()) {
-        Some(text) => Some(potential_army(&cx, text, &letters, royal, &pieces)?),
-        None => {
-            if f.potential.is_some() {
-                return Err(cx.err(
-                    "potential.army",
-                    "missing (the army's letters, e.g. \"KQBBRRNNPPPPPPPP\")",
-                ));
-            }
-            None
-        }
-    };
-    if potential.is_some() {
-        if pocket.is_some() {
-            return Err(cx.err(
-                "potential",
-                "Potential Chess has no pockets: set pocket.enabled = false",
-            ));
-        }
-        if castling.is_some() {
-            return Err(cx.err(
-                "potential",
-                "Potential Chess has no castling: set castling.enabled = false",
-            ));
-        }
-    }
-
-    let rules = Rules {
-        pocket,
-        castling,
-        promotion,
-        en_passant: f.en_passant.unwrap_or(true),
-        initial_ranks,
+    Ok(DrawRules {
         n_move_rule,
         n_move_reset,
         repetition: repetition as u8,
         dead_position,
-        potential,
-    };
+    })
+}
 
-    let moves: ByColor<Vec<PieceMoves>> = ByColor::new_with(|color| {
-        pieces
-            .iter()
-            .map(|p| PieceMoves::compile(color, &move_rules_for(p, color, initial_ranks)))
-            .collect()
-    });
-
-    let (pocket_choices, promotion_pocket_choices) =
-        pocket_choice_tables(&pieces, &classes, rules.pocket.as_ref());
-    let castling_keep = castling_keep_table(rules.castling);
-    let pawn_types = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.pawn)
-        .fold(0u32, |m, (i, _)| m | 1 << i);
-
-    let file_symmetric = rules.castling.is_none()
-        && rules.potential.is_none()
-        && Color::ALL
-            .iter()
-            .all(|&c| moves[c].iter().all(PieceMoves::is_file_symmetric));
-
-    let start_fen = f
-        .start
-        .clone()
-        .ok_or_else(|| cx.err("start", "missing (the starting position as FEN)"))?;
-    let variant = Variant {
-        name,
-        description: f.description.clone().unwrap_or_default(),
-        pieces,
-        royal,
-        classes,
-        start_fen,
-        rules,
-        region_map,
-        moves,
-        letters,
-        pocket_choices,
-        promotion_pocket_choices,
-        castling_keep,
-        pawn_types,
-        file_symmetric,
-    };
-    Ok(variant)
+/// `[potential]`: its army, which a `[potential]` table must give.
+fn potential_rules(
+    cx: &Ctx<'_>,
+    f: &VariantFile,
+    letters: &[Option<PieceType>; 26],
+    royal: PieceType,
+    pieces: &[PieceDef],
+) -> Result<Option<PotentialRules>, VariantError> {
+    match f.potential.as_ref().and_then(|p| p.army.as_deref()) {
+        Some(text) => Ok(Some(potential_army(cx, text, letters, royal, pieces)?)),
+        None if f.potential.is_some() => Err(cx.err(
+            "potential.army",
+            "missing (the army's letters, e.g. \"KQBBRRNNPPPPPPPP\")",
+        )),
+        None => Ok(None),
+    }
 }
 
 /// `"KQBBRRNNPPPPPPPP"`: letters in order of first appearance, with counts.
@@ -624,6 +755,43 @@ fn region_map(
         }
         return Ok(None);
     };
+    let rows = map_rows(cx, map)?;
+    let mut defined = defined_regions(cx, regions)?;
+    let known = if defined.is_empty() {
+        "no [regions.X] table is defined".to_owned()
+    } else {
+        let letters: Vec<String> = defined.iter().map(|r| r.letter.to_string()).collect();
+        format!("defined: {}", letters.join(", "))
+    };
+    let mut square_region = [0u8; 64];
+    for (i, row) in rows.iter().enumerate() {
+        let rank = 7 - i as u8;
+        for (file, c) in row.chars().enumerate() {
+            let sq = Square::from_coords(file as u8, rank);
+            let index = defined.iter().position(|r| r.letter == c).ok_or_else(|| {
+                cx.err(
+                    "map",
+                    format!(
+                        "square {sq} (row {}): '{c}' is not a region letter ({})",
+                        i + 1,
+                        known
+                    ),
+                )
+            })?;
+            defined[index].squares = defined[index].squares.with(sq);
+            square_region[sq.index()] = index as u8;
+        }
+    }
+    Ok(Some(RegionMap {
+        regions: defined,
+        rows,
+        square_region,
+    }))
+}
+
+/// `map`'s rows, spaces removed: 8 of 8 letters, rank 8 first, written as
+/// an array of strings or one multi-line string.
+fn map_rows(cx: &Ctx<'_>, map: &toml::Value) -> Result<Vec<String>, VariantError> {
     let shape_error = || {
         cx.err(
             "map",
@@ -670,7 +838,15 @@ fn region_map(
             ));
         }
     }
+    Ok(rows)
+}
 
+/// The `[regions.X]` tables as regions without squares yet, in letter
+/// order: one letter or digit each, with a valid Betza move.
+fn defined_regions(
+    cx: &Ctx<'_>,
+    regions: Option<&BTreeMap<String, RegionFile>>,
+) -> Result<Vec<Region>, VariantError> {
     let mut defined = Vec::new();
     for (letter, r) in regions.into_iter().flatten() {
         let key = format!("regions.{letter}");
@@ -697,36 +873,7 @@ fn region_map(
             rules,
         });
     }
-    let known = if defined.is_empty() {
-        "no [regions.X] table is defined".to_owned()
-    } else {
-        let letters: Vec<String> = defined.iter().map(|r| r.letter.to_string()).collect();
-        format!("defined: {}", letters.join(", "))
-    };
-    let mut square_region = [0u8; 64];
-    for (i, row) in rows.iter().enumerate() {
-        let rank = 7 - i as u8;
-        for (file, c) in row.chars().enumerate() {
-            let sq = Square::from_coords(file as u8, rank);
-            let index = defined.iter().position(|r| r.letter == c).ok_or_else(|| {
-                cx.err(
-                    "map",
-                    format!(
-                        "square {sq} (row {}): '{c}' is not a region letter ({})",
-                        i + 1,
-                        known
-                    ),
-                )
-            })?;
-            defined[index].squares = defined[index].squares.with(sq);
-            square_region[sq.index()] = index as u8;
-        }
-    }
-    Ok(Some(RegionMap {
-        regions: defined,
-        rows,
-        square_region,
-    }))
+    Ok(defined)
 }
 
 fn pocket_choice_tables(

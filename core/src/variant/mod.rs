@@ -28,8 +28,11 @@ pub use file::describe_toml_error;
 /// Why a variant file was rejected: which file, which key, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantError {
+    /// The file, as the caller named it.
     pub file: String,
+    /// The key at fault (`pieces.N.betza`), empty for the file as a whole.
     pub key: String,
+    /// What is wrong.
     pub reason: String,
 }
 
@@ -54,6 +57,7 @@ impl std::error::Error for VariantError {}
 pub struct PieceDef {
     /// Upper-case FEN letter (lower case for Black).
     pub letter: char,
+    /// A readable name (`knight`); the letter when the file gives none.
     pub name: String,
     /// The piece's Betza text. For a piece whose moves come from the region
     /// map (`by_region`) it is a readable summary that is *not* Betza, such
@@ -123,17 +127,22 @@ impl RegionMap {
 /// What resets the n-move (fifty-move) counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct CounterResets {
+    /// A capture, en passant included.
     pub capture: bool,
+    /// A move of a pawn-like piece.
     pub pawn_move: bool,
     /// A FIDE promotion or a pocket-in from the last rank.
     pub promotion: bool,
+    /// A drop from the pocket.
     pub drop: bool,
+    /// A pocket-in of any kind.
     pub pocket_in: bool,
 }
 
 /// When a position is a dead draw by material.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeadPosition {
+    /// Never: play on to the other rules.
     Never,
     /// Only the two royal pieces on the board and both pockets empty.
     KingsOnly,
@@ -142,6 +151,7 @@ pub enum DeadPosition {
 /// The pocket: pocket-in moves, mutation, promotion by pocketing, drops.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PocketRules {
+    /// Most pieces a side's pocket holds.
     pub size: u8,
     /// A side may put one of its own pieces (not the royal one) in its pocket.
     pub pocket_in: bool,
@@ -161,8 +171,11 @@ pub struct PocketRules {
 /// FIDE-style castling: king and partner piece on the given files of the back rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CastlingRules {
+    /// The royal piece's file (0-based).
     pub king_file: u8,
+    /// The queenside partner's file (0-based).
     pub queenside_file: u8,
+    /// The kingside partner's file (0-based).
     pub kingside_file: u8,
 }
 
@@ -171,7 +184,9 @@ pub struct CastlingRules {
 pub struct PromotionRules {
     /// Relative ranks (bit 0 = the owner's first) where pawns promote.
     pub ranks: u8,
+    /// The types a pawn may become.
     pub choices: Vec<PieceType>,
+    /// Whether a pawn reaching the zone must promote.
     pub mandatory: bool,
 }
 
@@ -181,17 +196,23 @@ pub struct PromotionRules {
 /// threefold repetition, and a dead draw with kings only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
+    /// The pocket, if the variant has one.
     pub pocket: Option<PocketRules>,
+    /// Castling, if the variant has it.
     pub castling: Option<CastlingRules>,
+    /// Promotion on reaching a zone, if the variant has it.
     pub promotion: Option<PromotionRules>,
+    /// Whether double steps allow en passant captures.
     pub en_passant: bool,
     /// Relative ranks (bit 0 = first) from which `i` (initial) moves apply.
     pub initial_ranks: u8,
     /// Plies without a reset that draw; 0 turns the rule off.
     pub n_move_rule: u16,
+    /// What resets the n-move counter.
     pub n_move_reset: CounterResets,
     /// Occurrences of a position that draw; 0 turns the rule off.
     pub repetition: u8,
+    /// When a position is a dead draw.
     pub dead_position: DeadPosition,
     /// Potential Chess: every piece starts with the potential of every
     /// type of this army (`[potential]`); `None` for ordinary variants.
@@ -203,19 +224,26 @@ pub struct Rules {
 /// one pawn type, 1 to 32 pieces). The potential module plays it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PotentialRules {
+    /// Each type of the army with its count per side, in potential order.
     pub army: Vec<(PieceType, u8)>,
 }
 
 /// A compiled, validated variant. Immutable; share it by reference.
 #[derive(Clone, Debug)]
 pub struct Variant {
+    /// The variant's name, as files and logs refer to it.
     pub name: String,
+    /// A one-line description for people.
     pub description: String,
+    /// The piece types, in type-index order.
     pub pieces: Vec<PieceDef>,
+    /// The royal piece (the king), which must not be captured or left in check.
     pub royal: PieceType,
     /// Pieces of each class; class `n` is `classes[n - 1]`.
     pub classes: Vec<Vec<PieceType>>,
+    /// The starting position as FEN.
     pub start_fen: String,
+    /// Every rule setting.
     pub rules: Rules,
     /// The region (square colour) map, if the file has one.
     pub region_map: Option<RegionMap>,
@@ -242,23 +270,28 @@ impl Variant {
         }
     }
 
+    /// The definition of a piece type.
     pub fn piece(&self, kind: PieceType) -> &PieceDef {
         &self.pieces[kind.index()]
     }
 
+    /// Every piece type, in index order.
     pub fn piece_types(&self) -> impl ExactSizeIterator<Item = PieceType> + use<> {
         (0..self.pieces.len()).map(PieceType::from_index)
     }
 
+    /// A piece type's upper-case letter.
     pub fn letter(&self, kind: PieceType) -> char {
         self.pieces[kind.index()].letter
     }
 
+    /// Whether a piece type moves like a pawn for the rules.
     #[inline]
     pub fn is_pawn(&self, kind: PieceType) -> bool {
         self.pawn_types & (1 << kind.index()) != 0
     }
 
+    /// Whether the variant has a pocket.
     pub fn has_pocket(&self) -> bool {
         self.rules.pocket.is_some()
     }
@@ -308,7 +341,7 @@ impl Variant {
 
     /// The squares `color` may drop a `kind` on (empty or not): the drop
     /// ranks, or the pawn drop ranks for a pawn; none without a pocket.
-    pub fn drop_squares(&self, color: Color, kind: PieceType) -> Bitboard {
+    pub(crate) fn drop_squares(&self, color: Color, kind: PieceType) -> Bitboard {
         let Some(rules) = &self.rules.pocket else {
             return Bitboard::EMPTY;
         };
