@@ -639,111 +639,23 @@ pub fn fit_scale(
     matchups: &[ScaleMatchup],
     options: &ScaleOptions,
 ) -> Result<ScaleFit, ScaleError> {
-    if pieces == 0 {
-        return Err(ScaleError::NoPieces);
-    }
-    if options.pawn >= pieces {
-        return Err(ScaleError::PawnOutOfRange {
-            pawn: options.pawn,
-            pieces,
-        });
-    }
-    // Node `pieces` is the empty square.
-    let node = |r: PieceRef| r.index().unwrap_or(pieces);
-    for (m, x) in matchups.iter().enumerate() {
-        for r in [x.a, x.b] {
-            if let PieceRef::Piece(index) = r
-                && index >= pieces
-            {
-                return Err(ScaleError::PieceOutOfRange {
-                    matchup: m,
-                    index,
-                    pieces,
-                });
-            }
-        }
-        if x.a == x.b {
-            return Err(ScaleError::SameSides(m));
-        }
-    }
+    check_inputs(pieces, matchups, options)?;
     let raw = matchups
         .iter()
         .enumerate()
         .map(|(m, x)| estimate(m, &x.counts.counts))
         .collect::<Result<Vec<_>, _>>()?;
-
-    // Identification: the component of the empty square.
-    let mut parent: Vec<usize> = (0..=pieces).collect();
-    let mut played = vec![false; pieces];
-    for (x, e) in matchups.iter().zip(&raw) {
-        if e.is_some() {
-            let (ra, rb) = (root(&mut parent, node(x.a)), root(&mut parent, node(x.b)));
-            parent[ra] = rb;
-            for r in [x.a, x.b] {
-                if let Some(i) = r.index() {
-                    played[i] = true;
-                }
-            }
-        }
-    }
-    let origin = root(&mut parent, pieces);
-    let mut index = vec![None; pieces];
-    let mut k = 0;
-    for (i, slot) in index.iter_mut().enumerate() {
-        if root(&mut parent, i) == origin {
-            *slot = Some(k);
-            k += 1;
-        }
-    }
-
-    // Weighted least squares over the matchups joined to the empty square,
-    // reweighted until the slopes are those of the fitted differences.
-    let used: Vec<bool> = matchups
-        .iter()
-        .zip(&raw)
-        .map(|(x, e)| e.is_some() && root(&mut parent, node(x.a)) == origin)
-        .collect();
-    let slot = |r: PieceRef| r.index().and_then(|i| index[i]);
+    let joined = Joined::of(pieces, matchups, &raw);
+    let k = joined.valued;
+    let slot = |r: PieceRef| r.index().and_then(|i| joined.index[i]);
     let fitted: Vec<(usize, Raw, Sides)> = raw
         .iter()
         .zip(matchups)
         .enumerate()
-        .filter(|&(m, _)| used[m])
+        .filter(|&(m, _)| joined.used[m])
         .filter_map(|(m, (e, x))| Some((m, (*e)?, (slot(x.a), slot(x.b)))))
         .collect();
-    let rows: Vec<_> = fitted.iter().map(|f| f.2).collect();
-    let d: Vec<f64> = fitted.iter().map(|f| f.1.elo).collect();
-    let at = |v: &[f64], r: Option<usize>| r.map_or(0.0, |p| v[p]);
-    let mut variances: Vec<f64> = fitted
-        .iter()
-        .map(|f| f.1.elo_variance_at(f.1.elo))
-        .collect();
-    let (estimates, covariance) = if k == 0 {
-        (Vec::new(), Vec::new())
-    } else {
-        let mut round = 0;
-        loop {
-            let w: Vec<f64> = variances.iter().map(|v| 1.0 / v).collect();
-            let (v, chol) = solve(k, &rows, &d, &w)?;
-            let next: Vec<f64> = fitted
-                .iter()
-                .map(|(_, e, (ia, ib))| e.elo_variance_at(at(&v, *ia) - at(&v, *ib)))
-                .collect();
-            let settled = next
-                .iter()
-                .zip(&variances)
-                .all(|(a, b)| (a - b).abs() <= 1e-10 * b);
-            round += 1;
-            if settled || !next.iter().all(|x| x.is_finite() && *x > 0.0) {
-                break (v, chol.inverse());
-            }
-            if round == MAX_ROUNDS {
-                return Err(ScaleError::NotConverged(MAX_ROUNDS));
-            }
-            variances = next;
-        }
-    };
-
+    let (estimates, covariance, variances) = reweighted_least_squares(k, &fitted)?;
     let rows_out: Vec<Row> = fitted
         .iter()
         .zip(&variances)
@@ -761,19 +673,160 @@ pub fn fit_scale(
         consistency: None,
         pawn: options.pawn,
         level: options.level,
-        index,
+        index: joined.index,
         covariance,
         estimates,
         rows: rows_out,
     };
-    let unit_of = |p: usize| {
-        let mut c = vec![0.0; k];
-        c[p] = 1.0;
-        c
-    };
-    fit.unit = match fit.index[options.pawn] {
+    fit.unit = unit_estimate(&fit, options.pawn, joined.played[options.pawn]);
+    fit.values = (0..pieces)
+        .map(|i| piece_value(&fit, i, joined.played[i]))
+        .collect();
+    let (diagnostics, consistency) = diagnostics(&raw, &fitted, &variances, &fit.estimates, k);
+    fit.matchups = diagnostics;
+    fit.consistency = consistency;
+    Ok(fit)
+}
+
+/// Refuses a fit with no pieces or with references past them.
+fn check_inputs(
+    pieces: usize,
+    matchups: &[ScaleMatchup],
+    options: &ScaleOptions,
+) -> Result<(), ScaleError> {
+    if pieces == 0 {
+        return Err(ScaleError::NoPieces);
+    }
+    if options.pawn >= pieces {
+        return Err(ScaleError::PawnOutOfRange {
+            pawn: options.pawn,
+            pieces,
+        });
+    }
+    for (m, x) in matchups.iter().enumerate() {
+        for r in [x.a, x.b] {
+            if let PieceRef::Piece(index) = r
+                && index >= pieces
+            {
+                return Err(ScaleError::PieceOutOfRange {
+                    matchup: m,
+                    index,
+                    pieces,
+                });
+            }
+        }
+        if x.a == x.b {
+            return Err(ScaleError::SameSides(m));
+        }
+    }
+    Ok(())
+}
+
+/// Identification: which pieces the played matchups join to the empty
+/// square (node `pieces`), numbered for the fit.
+struct Joined {
+    /// Each piece's index among the fitted values, if joined.
+    index: Vec<Option<usize>>,
+    /// Pieces joined (the fit's unknowns).
+    valued: usize,
+    /// Whether a piece is in any played matchup.
+    played: Vec<bool>,
+    /// Whether a matchup is played and joined (so it enters the fit).
+    used: Vec<bool>,
+}
+
+impl Joined {
+    fn of(pieces: usize, matchups: &[ScaleMatchup], raw: &[Option<Raw>]) -> Joined {
+        let node = |r: PieceRef| r.index().unwrap_or(pieces);
+        let mut parent: Vec<usize> = (0..=pieces).collect();
+        let mut played = vec![false; pieces];
+        for (x, e) in matchups.iter().zip(raw) {
+            if e.is_some() {
+                let (ra, rb) = (root(&mut parent, node(x.a)), root(&mut parent, node(x.b)));
+                parent[ra] = rb;
+                for r in [x.a, x.b] {
+                    if let Some(i) = r.index() {
+                        played[i] = true;
+                    }
+                }
+            }
+        }
+        let origin = root(&mut parent, pieces);
+        let mut index = vec![None; pieces];
+        let mut valued = 0;
+        for (i, slot) in index.iter_mut().enumerate() {
+            if root(&mut parent, i) == origin {
+                *slot = Some(valued);
+                valued += 1;
+            }
+        }
+        let used = matchups
+            .iter()
+            .zip(raw)
+            .map(|(x, e)| e.is_some() && root(&mut parent, node(x.a)) == origin)
+            .collect();
+        Joined {
+            index,
+            valued,
+            played,
+            used,
+        }
+    }
+}
+
+/// Weighted least squares over the joined matchups, reweighted until the
+/// weights are those of the fitted differences: the values, their
+/// covariance, and each matchup's final variance.
+#[allow(clippy::type_complexity)]
+fn reweighted_least_squares(
+    k: usize,
+    fitted: &[(usize, Raw, Sides)],
+) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), ScaleError> {
+    let rows: Vec<_> = fitted.iter().map(|f| f.2).collect();
+    let d: Vec<f64> = fitted.iter().map(|f| f.1.elo).collect();
+    let at = |v: &[f64], r: Option<usize>| r.map_or(0.0, |p| v[p]);
+    let mut variances: Vec<f64> = fitted
+        .iter()
+        .map(|f| f.1.elo_variance_at(f.1.elo))
+        .collect();
+    if k == 0 {
+        return Ok((Vec::new(), Vec::new(), variances));
+    }
+    let mut round = 0;
+    loop {
+        let w: Vec<f64> = variances.iter().map(|v| 1.0 / v).collect();
+        let (v, chol) = solve(k, &rows, &d, &w)?;
+        let next: Vec<f64> = fitted
+            .iter()
+            .map(|(_, e, (ia, ib))| e.elo_variance_at(at(&v, *ia) - at(&v, *ib)))
+            .collect();
+        let settled = next
+            .iter()
+            .zip(&variances)
+            .all(|(a, b)| (a - b).abs() <= 1e-10 * b);
+        round += 1;
+        if settled || !next.iter().all(|x| x.is_finite() && *x > 0.0) {
+            return Ok((v, chol.inverse(), variances));
+        }
+        if round == MAX_ROUNDS {
+            return Err(ScaleError::NotConverged(MAX_ROUNDS));
+        }
+        variances = next;
+    }
+}
+
+/// The coefficient vector picking fitted value `p` of `k`.
+fn unit_vector(k: usize, p: usize) -> Vec<f64> {
+    let mut c = vec![0.0; k];
+    c[p] = 1.0;
+    c
+}
+
+/// The pawn's value as the unit, or why there is none.
+fn unit_estimate(fit: &ScaleFit, pawn: usize, played: bool) -> Result<UnitEstimate, NoValue> {
+    match fit.index[pawn] {
         Some(p) => {
-            let f = fit.figure(&unit_of(p));
+            let f = fit.figure(&unit_vector(fit.estimates.len(), p));
             let half = f.elo_interval.width() / 2.0;
             Ok(UnitEstimate {
                 elo: f.elo,
@@ -788,29 +841,40 @@ pub fn fit_scale(
                 shown_positive: f.elo > half,
             })
         }
-        None if played[options.pawn] => Err(NoValue::Disconnected),
+        None if played => Err(NoValue::Disconnected),
         None => Err(NoValue::NotPlayed),
-    };
-    fit.values = (0..pieces)
-        .map(|i| {
-            let Some(p) = fit.index[i] else {
-                return Err(if played[i] {
-                    NoValue::Disconnected
-                } else {
-                    NoValue::NotPlayed
-                });
-            };
-            let f = fit.figure(&unit_of(p));
-            Ok(PieceValue {
-                elo: f.elo,
-                std_error: f.std_error,
-                degrees_of_freedom: f.degrees_of_freedom,
-                elo_interval: f.elo_interval,
-                pawns: f.pawns,
-            })
-        })
-        .collect();
+    }
+}
 
+/// Piece `i`'s value, or why there is none.
+fn piece_value(fit: &ScaleFit, i: usize, played: bool) -> Result<PieceValue, NoValue> {
+    let Some(p) = fit.index[i] else {
+        return Err(if played {
+            NoValue::Disconnected
+        } else {
+            NoValue::NotPlayed
+        });
+    };
+    let f = fit.figure(&unit_vector(fit.estimates.len(), p));
+    Ok(PieceValue {
+        elo: f.elo,
+        std_error: f.std_error,
+        degrees_of_freedom: f.degrees_of_freedom,
+        elo_interval: f.elo_interval,
+        pawns: f.pawns,
+    })
+}
+
+/// Each matchup's own estimate and, where it entered the fit, its
+/// standardised residual; and the chi-square test of one additive scale.
+fn diagnostics(
+    raw: &[Option<Raw>],
+    fitted: &[(usize, Raw, Sides)],
+    variances: &[f64],
+    estimates: &[f64],
+    k: usize,
+) -> (Vec<Option<MatchupEstimate>>, Option<Consistency>) {
+    let at = |v: &[f64], r: Option<usize>| r.map_or(0.0, |p| v[p]);
     let mut out: Vec<Option<MatchupEstimate>> = raw
         .iter()
         .map(|e| {
@@ -826,8 +890,8 @@ pub fn fit_scale(
         })
         .collect();
     let mut chi_square = 0.0;
-    for ((m, e, (ia, ib)), var) in fitted.iter().zip(&variances) {
-        let r = (e.elo - (at(&fit.estimates, *ia) - at(&fit.estimates, *ib))) / var.sqrt();
+    for ((m, e, (ia, ib)), var) in fitted.iter().zip(variances) {
+        let r = (e.elo - (at(estimates, *ia) - at(estimates, *ib))) / var.sqrt();
         chi_square += r * r;
         if let Some(x) = out[*m].as_mut() {
             x.used = true;
@@ -844,9 +908,7 @@ pub fn fit_scale(
             p_value,
         }
     });
-    fit.matchups = out;
-    fit.consistency = consistency;
-    Ok(fit)
+    (out, consistency)
 }
 
 #[cfg(test)]
