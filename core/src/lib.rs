@@ -2,8 +2,9 @@
 //!
 //! Rules and pieces:
 //!
-//! * [`types`]: squares, bitboards, colours, piece types.
-//! * [`betza`] and [`movement`]: piece moves from Betza notation to tables
+//! * `types`: squares ([`Square`]), bitboards ([`Bitboard`]), colours
+//!   ([`Color`]), piece types ([`PieceType`]).
+//! * [`betza`] and `movement`: piece moves from Betza notation to tables
 //!   (`sliders`: the magic-bitboard rook and bishop lines they use).
 //! * [`variant`]: variant files (TOML) with inheritance and validation;
 //!   [`inherit`] follows `inherits` links for every kind of file, and
@@ -11,11 +12,11 @@
 //!
 //! Positions and games:
 //!
-//! * [`Position`] ([`position`]): FEN, copy-make play, hashing; legal moves
-//!   from [`movegen`], as [`moves::Move`]s.
+//! * [`Position`] (`position`): FEN, copy-make play, hashing; legal moves
+//!   from `movegen`, as [`Move`]s (`moves`).
 //! * [`potential`]: Potential Chess, whose pieces are narrowed by the moves
 //!   they make.
-//! * [`game`]: what every game kind offers ([`GamePosition`]), game status,
+//! * `game`: what every game kind offers ([`GamePosition`]), game status,
 //!   and a [`Game`] with its history; [`kind`] chooses the kind a variant is
 //!   played as, the one path the layers above use.
 //! * [`notation`] and [`san`]: the project's move notation and SAN.
@@ -47,23 +48,27 @@
 pub mod betza;
 pub mod builtin;
 pub mod engine;
-pub mod game;
+mod game;
 pub mod inherit;
 pub mod kind;
-pub mod movegen;
-pub mod movement;
-pub mod moves;
+mod movegen;
+mod movement;
+mod moves;
 pub mod notation;
 pub mod perft;
-pub mod position;
+mod position;
 pub mod potential;
 pub mod san;
 mod sliders;
-pub mod types;
+mod types;
 pub mod variant;
 
-pub use game::{Game, GamePosition, GameStatus, IllegalMove, Outcome, Termination};
+pub use game::{
+    Game, GamePosition, GameStatus, IllegalMove, MoveEvent, MoveFacts, Outcome, Termination,
+};
 pub use moves::{Move, MoveList};
 pub use position::{CastlingRights, FenError, Position};
-pub use types::{Bitboard, ByColor, Color, Piece, PieceType, Square};
+pub use types::{
+    Bitboard, ByColor, Color, MAX_PIECE_TYPES, ParseSquareError, Piece, PieceType, Square, splitmix,
+};
 pub use variant::{Variant, VariantError};

@@ -163,7 +163,7 @@ impl SliderLines {
 
 /// The moves of one piece type for one side.
 #[derive(Clone, Debug)]
-pub struct PieceMoves {
+pub(crate) struct PieceMoves {
     pub(crate) leap_quiet: Box<[Bitboard; 64]>,
     pub(crate) leap_capture: Box<[Bitboard; 64]>,
     /// Leaping captures that may take en passant.

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use pocketlab_core::MoveEvent;
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
-use pocketlab_core::game::MoveEvent;
 use pocketlab_core::kind::{AnyEngine, AnyMove, AnyPosition, GameKind};
 use pocketlab_core::{Color, Game, GamePosition, GameStatus, Outcome};
 use rand::{RngExt, SeedableRng};

@@ -27,7 +27,7 @@ use pocketlab_core::engine::{
     ACTIVATION_ONE, Activation, EvalParams, Evaluator, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT,
     Network, NetworkInputs, OUTPUT_UNIT, SearchLimits, SearchOptions, Searcher, Views,
 };
-use pocketlab_core::types::splitmix;
+use pocketlab_core::splitmix;
 use pocketlab_core::{Color, MoveList, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};

@@ -302,7 +302,7 @@ impl Variant {
     }
 
     /// The move rules of a piece type for one side, each with the squares it
-    /// applies from (what [`PieceMoves::compile`] takes): the region for a
+    /// applies from (what its move tables are compiled from): the region for a
     /// by-region piece, the initial ranks for an `i` rule, else the board.
     pub fn move_rules(&self, color: Color, kind: PieceType) -> Vec<(MoveRule, Bitboard)> {
         move_rules_for(&self.pieces[kind.index()], color, self.rules.initial_ranks)
@@ -310,7 +310,7 @@ impl Variant {
 
     /// The compiled moves of a piece type for one side.
     #[inline]
-    pub fn moves(&self, color: Color, kind: PieceType) -> &PieceMoves {
+    pub(crate) fn moves(&self, color: Color, kind: PieceType) -> &PieceMoves {
         &self.moves[color][kind.index()]
     }
 

@@ -90,7 +90,7 @@ pub(super) fn expand(
         GeneratorFile::PawnOdds { square } => {
             let sq = square
                 .parse()
-                .map_err(|e: pocketlab_core::types::ParseSquareError| {
+                .map_err(|e: pocketlab_core::ParseSquareError| {
                     cx.err(format!("{key}.square"), e.to_string())
                 })?;
             let start = Position::start(variant);
@@ -151,7 +151,7 @@ fn slot_squares(
     for text in squares {
         let sq: Square = text
             .parse()
-            .map_err(|e: pocketlab_core::types::ParseSquareError| cx.err(&k, e.to_string()))?;
+            .map_err(|e: pocketlab_core::ParseSquareError| cx.err(&k, e.to_string()))?;
         let holds_slot = start
             .piece_at(sq)
             .is_some_and(|p| p.kind == slot && p.color == Color::White);

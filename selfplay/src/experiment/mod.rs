@@ -578,7 +578,7 @@ fn army_from_file(
         let k = format!("{key}.remove");
         let square: Square = sq
             .parse()
-            .map_err(|e: pocketlab_core::types::ParseSquareError| cx.err(&k, e.to_string()))?;
+            .map_err(|e: pocketlab_core::ParseSquareError| cx.err(&k, e.to_string()))?;
         match start.piece_at(square) {
             Some(p) if p.color == pocketlab_core::Color::White && p.kind != variant.royal => {
                 remove.push(square);

@@ -3,7 +3,7 @@
 //! bit layout; writers encode with [`GameId::encode`], readers decode with
 //! [`GameId::decode`] (or the polars expressions below).
 
-use pocketlab_core::types::splitmix;
+use pocketlab_core::splitmix;
 use polars::prelude::{Expr, lit};
 
 /// Which game of an experiment: matchup, colour-swapped pair, and whether
