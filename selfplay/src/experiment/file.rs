@@ -337,6 +337,39 @@ pub enum GeneratorFile {
     },
     /// Every pair among the listed armies.
     RoundRobin { armies: Vec<String> },
+    /// Single-piece substitutions on one square, linking the pieces into
+    /// one value scale anchored to the empty square and the pawn.
+    ValueScale {
+        /// The square whose piece is exchanged (White's view, mirrored for
+        /// Black); it must hold a piece other than the royal one and pawns.
+        #[serde(default = "default_scale_square")]
+        square: String,
+        /// The pieces on the scale, by letter (default: every piece of the
+        /// variant's classes but pawns and the royal piece).
+        pieces: Option<String>,
+        /// Each piece against this many next up the scale of the variant's
+        /// values.
+        #[serde(default = "default_neighbours")]
+        neighbours: u8,
+        /// The lowest this many pieces also against the empty square.
+        #[serde(default = "default_odds")]
+        odds: u8,
+        /// The pawn removed for the pawn-odds anchor (the unit).
+        #[serde(default = "default_odds_square")]
+        pawn_odds: String,
+    },
+}
+
+fn default_scale_square() -> String {
+    "b1".into()
+}
+
+fn default_neighbours() -> u8 {
+    2
+}
+
+fn default_odds() -> u8 {
+    2
 }
 
 fn default_odds_square() -> String {

@@ -17,6 +17,22 @@ pub(super) fn expand(
     matchups: &mut Vec<Matchup>,
 ) -> Result<(), ExperimentError> {
     let named: Vec<usize> = match generator {
+        GeneratorFile::ValueScale {
+            square,
+            pieces,
+            neighbours,
+            odds,
+            pawn_odds,
+        } => {
+            let scale = ScaleFile {
+                square,
+                pieces: pieces.as_deref(),
+                neighbours: *neighbours,
+                odds: *odds,
+                pawn_odds,
+            };
+            return value_scale(cx, variant, key, &scale, engine, armies, matchups);
+        }
         GeneratorFile::ClassEquivalence {
             class,
             slots,
@@ -130,6 +146,166 @@ pub(super) fn expand(
     };
     round_robin(armies, &named, matchups);
     Ok(())
+}
+
+/// A value-scale generator's settings, as its table gives them.
+struct ScaleFile<'a> {
+    square: &'a str,
+    pieces: Option<&'a str>,
+    neighbours: u8,
+    odds: u8,
+    pawn_odds: &'a str,
+}
+
+/// The value-scale design: one army per piece, the piece on `square` (and
+/// Black's mirror square); each piece against the next `neighbours` up the
+/// variant's values, the lowest `odds` pieces against the empty square,
+/// and the base army against itself a pawn down (the unit). Every matchup
+/// exchanges one piece, so a value is the piece's own, without pair
+/// effects; army A is the stronger side by the variant's values.
+fn value_scale(
+    cx: &Ctx<'_>,
+    variant: &Variant,
+    key: &str,
+    scale: &ScaleFile<'_>,
+    engine: &EngineSettings,
+    armies: &mut Vec<Army>,
+    matchups: &mut Vec<Matchup>,
+) -> Result<(), ExperimentError> {
+    let start = Position::start(variant);
+    let square = scale_square(cx, key, variant, &start, scale.square)?;
+    let mut pieces = scale_pieces(cx, key, variant, scale.pieces)?;
+    if pieces.len() < 2 {
+        return Err(cx.err(format!("{key}.pieces"), "a scale needs at least two pieces"));
+    }
+    if scale.neighbours == 0 {
+        return Err(cx.err(
+            format!("{key}.neighbours"),
+            "at least 1: each piece against the next up the scale",
+        ));
+    }
+    pieces.sort_by_key(|&t| (variant.piece(t).value, variant.letter(t)));
+    let mut on_square = Vec::new();
+    for &piece in &pieces {
+        let army = Army {
+            name: format!("{}@{square}", variant.letter(piece)),
+            replace: Vec::new(),
+            remove: Vec::new(),
+            place: vec![(square, piece)],
+            pocket: Vec::new(),
+            engine: engine.clone(),
+        };
+        on_square.push(add_army(cx, key, armies, army)?);
+    }
+    let empty = Army {
+        name: format!("none@{square}"),
+        replace: Vec::new(),
+        remove: vec![square],
+        place: Vec::new(),
+        pocket: Vec::new(),
+        engine: engine.clone(),
+    };
+    let mut push = |a: usize, b: usize, armies: &[Army]| {
+        let name = format!("{}-vs-{}", armies[a].name, armies[b].name);
+        if !matchups.iter().any(|m| m.name == name) {
+            matchups.push(Matchup { name, a, b });
+        }
+    };
+    if scale.odds > 0 {
+        let empty = add_army(cx, key, armies, empty)?;
+        for &a in on_square.iter().take(usize::from(scale.odds)) {
+            push(a, empty, armies);
+        }
+    }
+    for (i, &lower) in on_square.iter().enumerate() {
+        for &upper in on_square
+            .iter()
+            .skip(i + 1)
+            .take(usize::from(scale.neighbours))
+        {
+            push(upper, lower, armies);
+        }
+    }
+    let pawn_odds = GeneratorFile::PawnOdds {
+        square: scale.pawn_odds.to_owned(),
+    };
+    expand(
+        cx,
+        variant,
+        &format!("{key}.pawn_odds"),
+        &pawn_odds,
+        engine,
+        armies,
+        matchups,
+    )
+}
+
+/// The square a value scale exchanges pieces on: it holds one of White's
+/// pieces in the start position, not the royal piece and not a pawn.
+fn scale_square(
+    cx: &Ctx<'_>,
+    key: &str,
+    variant: &Variant,
+    start: &Position<'_>,
+    text: &str,
+) -> Result<Square, ExperimentError> {
+    let square: Square = text
+        .parse()
+        .map_err(|e: pocketlab_core::ParseSquareError| {
+            cx.err(format!("{key}.square"), e.to_string())
+        })?;
+    match start.piece_at(square) {
+        Some(p) if p.color == Color::White && p.kind != variant.royal && !variant.is_pawn(p.kind) => {
+            Ok(square)
+        }
+        _ => Err(cx.err(
+            format!("{key}.square"),
+            format!("{text} holds no White piece in the start position (other than the royal piece and pawns)"),
+        )),
+    }
+}
+
+/// The pieces a value scale places: the listed letters, or every piece of
+/// the variant's classes but pawns and the royal piece.
+fn scale_pieces(
+    cx: &Ctx<'_>,
+    key: &str,
+    variant: &Variant,
+    letters: Option<&str>,
+) -> Result<Vec<PieceType>, ExperimentError> {
+    let k = format!("{key}.pieces");
+    let pieces: Vec<PieceType> = match letters {
+        Some(text) => text
+            .chars()
+            .map(|c| piece_letter(cx, variant, &k, &c.to_string()))
+            .collect::<Result<_, _>>()?,
+        None => variant.classes.iter().flatten().copied().collect(),
+    };
+    let mut out: Vec<PieceType> = Vec::new();
+    for p in pieces {
+        if p == variant.royal || variant.is_pawn(p) {
+            if letters.is_some() {
+                return Err(cx.err(
+                    k.as_str(),
+                    format!("{}: the royal piece and pawns are not placed on the scale's square (the pawn is the unit, by pawn odds)", variant.letter(p)),
+                ));
+            }
+            continue;
+        }
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    if out.is_empty() && letters.is_none() {
+        return Err(cx.err(
+            k.as_str(),
+            format!(
+                "variant '{}' has no classes: list the pieces to place",
+                variant.name
+            ),
+        ));
+    }
+    Ok(out)
 }
 
 /// The squares a class-equivalence generator narrows its slots to (`None`:
@@ -284,5 +460,84 @@ mod tests {
                     [[matchups]]\na = \"a\"\nb = \"b\"\n[[matchups]]\na = \"a\"\nb = \"c\"\n";
         let exp = Experiment::parse("t.toml", text, Path::new(".")).unwrap();
         assert_eq!(exchanged(&exp), [None, None]);
+    }
+
+    fn scale_experiment(generator: &str) -> Result<Experiment, super::ExperimentError> {
+        let text = format!(
+            "name = \"t\"\nvariant = \"pocket-mutation\"\nseed = 1\n\
+             [[generators]]\nkind = \"value-scale\"\n{generator}"
+        );
+        Experiment::parse("t.toml", &text, Path::new("."))
+    }
+
+    #[test]
+    fn a_value_scale_links_every_piece_by_one_piece_exchanges() {
+        let exp = scale_experiment("").unwrap();
+        // 17 pieces (every class member but the pawn): 16 + 15 neighbour
+        // pairs, 2 piece odds and the pawn odds.
+        assert_eq!(exp.matchups.len(), 16 + 15 + 2 + 1);
+        // One piece exchanged in every substitution, so no pair effects
+        // (the odds matchups remove one piece, or one pawn).
+        let substitutions = exp
+            .matchups
+            .iter()
+            .zip(exchanged(&exp))
+            .filter(|(m, _)| !m.name.starts_with("base") && !m.name.ends_with("none@b1"));
+        let mut count = 0;
+        for (m, n) in substitutions {
+            assert_eq!(n, Some(1), "{}", m.name);
+            count += 1;
+        }
+        assert_eq!(count, 16 + 15);
+        let value = |army: usize| {
+            let a = &exp.armies[army];
+            a.place
+                .first()
+                .map_or(0, |&(_, piece)| exp.variant.piece(piece).value)
+        };
+        // Army A is the stronger by the variant's values.
+        for m in &exp.matchups {
+            if !m.name.starts_with("base") {
+                assert!(value(m.a) >= value(m.b), "{}", m.name);
+            }
+        }
+        // Every piece is joined to the empty square through the matchups.
+        let mut joined = vec![exp.armies.iter().position(|a| a.name == "none@b1").unwrap()];
+        while let Some(next) =
+            exp.matchups
+                .iter()
+                .find_map(|m| match (joined.contains(&m.a), joined.contains(&m.b)) {
+                    (true, false) => Some(m.b),
+                    (false, true) => Some(m.a),
+                    _ => None,
+                })
+        {
+            joined.push(next);
+        }
+        for (i, army) in exp.armies.iter().enumerate() {
+            if army.name.ends_with("@b1") {
+                assert!(joined.contains(&i), "{} is not on the scale", army.name);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_value_scales_name_their_key() {
+        for (generator, key, why) in [
+            ("square = \"e1\"", "generators[1].square", "no White piece"),
+            ("square = \"e2\"", "generators[1].square", "no White piece"),
+            ("pieces = \"N\"", "generators[1].pieces", "at least two"),
+            ("pieces = \"NP\"", "generators[1].pieces", "pawns"),
+            ("neighbours = 0", "generators[1].neighbours", "at least 1"),
+            (
+                "pawn_odds = \"b1\"",
+                "generators[1].pawn_odds.square",
+                "no pawn",
+            ),
+        ] {
+            let e = scale_experiment(generator).unwrap_err();
+            assert_eq!(e.key, key, "{e}");
+            assert!(e.reason.contains(why), "{e}");
+        }
     }
 }
