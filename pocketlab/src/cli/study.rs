@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::GamePosition;
+use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
 use pocketlab_selfplay::experiment::plan::{StudyPlan, StudySettings};
 use pocketlab_selfplay::experiment::{Program, start_fen};
