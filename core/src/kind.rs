@@ -453,6 +453,23 @@ pub enum AnyEngine<'k> {
 }
 
 impl<'k> AnyEngine<'k> {
+    /// The transposition table's size in MiB (see
+    /// [`crate::engine::Searcher::hash_megabytes`]).
+    pub fn hash_megabytes(&self) -> usize {
+        match self {
+            AnyEngine::Standard(s) => s.hash_megabytes(),
+            AnyEngine::Potential(s) => s.hash_megabytes(),
+        }
+    }
+
+    /// Whether the table is smaller than asked, for want of memory.
+    pub fn hash_shrunk(&self) -> bool {
+        match self {
+            AnyEngine::Standard(s) => s.hash_shrunk(),
+            AnyEngine::Potential(s) => s.hash_shrunk(),
+        }
+    }
+
     /// Forget everything learned from earlier positions.
     pub fn new_game(&mut self) {
         match self {

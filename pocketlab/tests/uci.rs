@@ -398,3 +398,57 @@ fn bestmove_matches_a_direct_search() {
     engine.send("quit");
     assert!(engine.wait_exit().success());
 }
+
+/// A hash table the process may not allocate (an address-space limit, as
+/// `ulimit -v` sets) gives a smaller table and an `info string`, never an
+/// abort: the search answers as usual.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hash_the_machine_cannot_give_is_cut_to_fit_and_said() {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        // 1 GiB of address space: room for the program, not for 4 GiB of table.
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' uci",
+            env!("CARGO_BIN_EXE_pocketlab")
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pocketlab uci under a memory limit");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(
+        stdin,
+        "uci\nsetoption name Hash value 4096\nisready\nposition startpos\ngo depth 3"
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let mut said = Vec::new();
+    let deadline = Instant::now() + GUARD;
+    while !said.iter().any(|l: &String| l.starts_with("bestmove")) {
+        match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(line) => said.push(line),
+            Err(e) => panic!("no bestmove ({e:?}); said: {said:#?}"),
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}; said: {said:#?}");
+    let note = said
+        .iter()
+        .find(|l| l.starts_with("info string Hash 4096 MB does not fit"))
+        .unwrap_or_else(|| panic!("no info string on the hash; said: {said:#?}"));
+    assert!(note.contains("the table has"), "{note}");
+}

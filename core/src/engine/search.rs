@@ -453,6 +453,20 @@ impl<R: SearchRules> Searcher<R> {
         &self.rules
     }
 
+    /// The transposition table's size in MiB: the size asked for
+    /// ([`SearchOptions::hash_megabytes`], rounded down to a power of two
+    /// of buckets), or less when the process could not allocate that much.
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Whether the transposition table is smaller than asked because the
+    /// process could not allocate that much (the search then runs with
+    /// the largest table it could get, instead of aborting).
+    pub fn hash_shrunk(&self) -> bool {
+        self.tt.shrunk()
+    }
+
     /// Forget everything learned from earlier positions.
     pub fn new_game(&mut self) {
         self.tt.clear();

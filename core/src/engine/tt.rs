@@ -41,22 +41,48 @@ pub(crate) struct TranspositionTable<M = Move> {
     buckets: Vec<Bucket<M>>,
     mask: usize,
     generation: u8,
+    /// Whether the size asked for could not be allocated.
+    shrunk: bool,
 }
 
 impl<M: Copy> TranspositionTable<M> {
-    /// A table of about `megabytes` (rounded down to a power of two of buckets).
+    /// A table of about `megabytes` (rounded down to a power of two of
+    /// buckets), or the largest power of two below it that the process
+    /// can allocate: a size the machine cannot give (an address-space
+    /// limit, say) makes a smaller table, never an abort. See
+    /// [`Self::megabytes`] for the size it got.
     pub fn new(megabytes: usize) -> TranspositionTable<M> {
         let bytes = megabytes.max(1) * 1024 * 1024;
         // Counted by the entries' own size, so alignment padding (entries
         // under 16 bytes) does not change how many a size buys.
         let fit = (bytes / (BUCKET * size_of::<Option<Entry<M>>>())).max(1);
         // The largest power of two that fits (the mask needs one).
-        let buckets = 1 << fit.ilog2();
+        let asked = 1 << fit.ilog2();
+        let mut buckets = asked;
+        let table = loop {
+            let mut table = Vec::new();
+            if table.try_reserve_exact(buckets).is_ok() || buckets == 1 {
+                table.resize(buckets, Bucket::EMPTY);
+                break table;
+            }
+            buckets /= 2;
+        };
         TranspositionTable {
-            buckets: vec![Bucket::EMPTY; buckets],
+            buckets: table,
             mask: buckets - 1,
             generation: 0,
+            shrunk: buckets < asked,
         }
+    }
+
+    /// Whether the table is smaller than asked, for want of memory.
+    pub fn shrunk(&self) -> bool {
+        self.shrunk
+    }
+
+    /// The table's size in MiB (rounded down).
+    pub fn megabytes(&self) -> usize {
+        self.buckets.len() * BUCKET * size_of::<Option<Entry<M>>>() / (1024 * 1024)
     }
 
     pub fn clear(&mut self) {

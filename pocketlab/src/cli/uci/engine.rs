@@ -89,11 +89,25 @@ fn serve(
     inbox: &Receiver<Request>,
 ) {
     let kind = GameKind::of(variant);
+    let asked = options.hash_megabytes;
     let mut engine = kind.engine(params, options);
+    // Said once, before the first search's lines.
+    let got = engine.hash_megabytes();
+    let mut shortfall = engine.hash_shrunk().then(|| {
+        format!(
+            "info string Hash {asked} MB does not fit in the memory this process may use: \
+                 the table has {got} MB"
+        )
+    });
     for request in inbox {
         match request {
             Request::NewGame => engine.new_game(),
-            Request::Search(job) => job.run(&kind, &mut engine),
+            Request::Search(job) => {
+                if let Some(line) = shortfall.take() {
+                    say(&job.out, &line);
+                }
+                job.run(&kind, &mut engine);
+            }
         }
     }
 }
