@@ -14,7 +14,7 @@ use pocketlab_core::GamePosition;
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
 use pocketlab_selfplay::experiment::plan::{StudyPlan, StudySettings};
-use pocketlab_selfplay::experiment::{Program, start_fen};
+use pocketlab_selfplay::experiment::{DEFAULT_NODES, Program, start_fen};
 use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
 
@@ -253,7 +253,7 @@ fn timing_probe(exp: &Experiment) -> anyhow::Result<f64> {
             ..SearchOptions::default()
         },
     );
-    let limits = SearchLimits::nodes(settings.nodes.unwrap_or(exp_nodes(exp)));
+    let limits = SearchLimits::nodes(settings.nodes.unwrap_or(DEFAULT_NODES));
     let mut history = Vec::new();
     let (mut searched, started) = (0usize, Instant::now());
     while searched < PROBE_MOVES {
@@ -266,13 +266,6 @@ fn timing_probe(exp: &Experiment) -> anyhow::Result<f64> {
         pos = next;
     }
     Ok(started.elapsed().as_secs_f64() / searched.max(1) as f64)
-}
-
-fn exp_nodes(exp: &Experiment) -> u64 {
-    exp.armies
-        .iter()
-        .find_map(|a| a.engine.nodes)
-        .unwrap_or(pocketlab_selfplay::experiment::DEFAULT_NODES)
 }
 
 /// Games an hour at `seconds` a move on `threads` threads.

@@ -205,16 +205,10 @@ fn value_scale(
         pocket: Vec::new(),
         engine: engine.clone(),
     };
-    let mut push = |a: usize, b: usize, armies: &[Army]| {
-        let name = format!("{}-vs-{}", armies[a].name, armies[b].name);
-        if !matchups.iter().any(|m| m.name == name) {
-            matchups.push(Matchup { name, a, b });
-        }
-    };
     if scale.odds > 0 {
         let empty = add_army(cx, key, armies, empty)?;
         for &a in on_square.iter().take(usize::from(scale.odds)) {
-            push(a, empty, armies);
+            add_matchup(armies, a, empty, matchups);
         }
     }
     for (i, &lower) in on_square.iter().enumerate() {
@@ -223,7 +217,7 @@ fn value_scale(
             .skip(i + 1)
             .take(usize::from(scale.neighbours))
         {
-            push(upper, lower, armies);
+            add_matchup(armies, upper, lower, matchups);
         }
     }
     let pawn_odds = GeneratorFile::PawnOdds {
@@ -380,11 +374,16 @@ fn add_army(
 fn round_robin(armies: &[Army], indices: &[usize], matchups: &mut Vec<Matchup>) {
     for (i, &a) in indices.iter().enumerate() {
         for &b in &indices[i + 1..] {
-            let name = format!("{}-vs-{}", armies[a].name, armies[b].name);
-            if !matchups.iter().any(|m| m.name == name) {
-                matchups.push(Matchup { name, a, b });
-            }
+            add_matchup(armies, a, b, matchups);
         }
+    }
+}
+
+/// Army `a` against army `b`, unless that matchup is already listed.
+fn add_matchup(armies: &[Army], a: usize, b: usize, matchups: &mut Vec<Matchup>) {
+    let name = format!("{}-vs-{}", armies[a].name, armies[b].name);
+    if !matchups.iter().any(|m| m.name == name) {
+        matchups.push(Matchup { name, a, b });
     }
 }
 
