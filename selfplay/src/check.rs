@@ -121,9 +121,9 @@ fn check_experiment(log: &LogDir, report: &mut CheckReport) -> bool {
             report.problem(
                 format!("the logged experiment no longer loads: {e}"),
                 format!(
-                    "its variant, eval and book files are read from {} (where the experiment \
-                     file was): put them back there",
-                    log.manifest.experiment_dir
+                    "its variant, eval and book files are read from {} (the experiment \
+                     file's directory in this checkout): put them back there",
+                    log.experiment_base().display()
                 ),
             );
             true

@@ -427,3 +427,54 @@ fn a_file_that_is_not_toml_is_not_quoted_in_the_error() {
         .to_string();
     assert!(e.contains("line 1") && !e.contains("root:x"), "{e}");
 }
+
+/// A checkout cloned elsewhere: the manifest's absolute experiment
+/// directory names the first checkout (or nothing at all), yet the log
+/// reads its variant and eval files from its own checkout.
+#[test]
+fn a_log_in_a_checkout_elsewhere_reads_its_inputs_from_that_checkout() {
+    let work = tempfile::tempdir().unwrap();
+    let first = work.path().join("first");
+    let experiments = first.join("configs/experiments");
+    std::fs::create_dir_all(&experiments).unwrap();
+    std::fs::create_dir_all(first.join("configs/eval")).unwrap();
+    std::fs::write(first.join("configs/eval/params.toml"), "tempo = 10\n").unwrap();
+    let text = TINY.replace("hash_mb = 1", "hash_mb = 1\neval = \"../eval/params.toml\"");
+    let out = first.join("reports/tiny/log");
+    play(&experiment_in(&experiments, &text), &out);
+
+    // A second checkout whose eval file differs: the log must read its own.
+    let second = work.path().join("second");
+    copy_tree(&first, &second);
+    std::fs::write(second.join("configs/eval/params.toml"), "tempo = 11\n").unwrap();
+    let log = log::open_log(&second.join("reports/tiny/log")).unwrap();
+    assert_eq!(
+        std::fs::canonicalize(log.experiment_base()).unwrap(),
+        std::fs::canonicalize(second.join("configs/experiments")).unwrap()
+    );
+    let report = check_log(&second.join("reports/tiny/log"));
+    assert!(
+        report.problems.iter().any(|p| p.what.contains("eval")),
+        "the second checkout's changed eval file went unseen: {:?}",
+        report.problems
+    );
+
+    // The first checkout gone: the copy, restored, checks clean.
+    std::fs::write(second.join("configs/eval/params.toml"), "tempo = 10\n").unwrap();
+    std::fs::remove_dir_all(&first).unwrap();
+    let report = check_log(&second.join("reports/tiny/log"));
+    assert!(report.is_ok(), "{:?}", report.problems);
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! An experiment and its log: the manifest a run writes, and the
 //! experiment read back from a log as it ran.
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use super::{Experiment, ExperimentError};
 use crate::log::{EXPERIMENT_FILE, LogDir, Manifest, SCHEMA_VERSION, hex};
@@ -30,16 +30,44 @@ impl Manifest {
 
 impl LogDir {
     /// The experiment as it ran: the logged text, its relative paths
-    /// resolved where the experiment file was (else beside the log).
+    /// resolved where the experiment file was (see
+    /// [`LogDir::experiment_base`]).
     pub fn experiment(&self) -> Result<Experiment, ExperimentError> {
-        let base = Path::new(&self.manifest.experiment_dir);
-        let base = if self.manifest.experiment_dir.is_empty() || !base.is_dir() {
-            self.dir.as_path()
-        } else {
-            base
-        };
         let label = self.dir.join(EXPERIMENT_FILE).display().to_string();
-        Experiment::parse(&label, &self.experiment_text, base)
+        Experiment::parse(&label, &self.experiment_text, &self.experiment_base())
+    }
+
+    /// Where the logged experiment's relative paths (variant, eval, book)
+    /// resolve. The manifest records the experiment's directory as an
+    /// absolute path, which names another place in a clone elsewhere or
+    /// on another machine; so the directory is first looked for beside
+    /// the log's own checkout: the longest tail of the recorded path
+    /// (`configs/experiments`, then `experiments`) under the nearest of
+    /// the log's ancestors that has it. Then the recorded path itself,
+    /// and last the log directory.
+    pub fn experiment_base(&self) -> PathBuf {
+        let recorded = Path::new(&self.manifest.experiment_dir);
+        if self.manifest.experiment_dir.is_empty() {
+            return self.dir.clone();
+        }
+        let log_dir = std::path::absolute(&self.dir).unwrap_or_else(|_| self.dir.clone());
+        let tails: Vec<PathBuf> = recorded_tails(recorded);
+        // The filesystem root is left out: under it the whole recorded path
+        // is the recorded directory itself, tried after the checkout.
+        for ancestor in log_dir.ancestors().filter(|a| a.parent().is_some()) {
+            if let Some(found) = tails
+                .iter()
+                .map(|tail| ancestor.join(tail))
+                .find(|candidate| candidate.is_dir())
+            {
+                return found;
+            }
+        }
+        if recorded.is_dir() {
+            recorded.to_path_buf()
+        } else {
+            self.dir.clone()
+        }
     }
 
     /// What changed since the run among the inputs the experiment names
@@ -55,4 +83,20 @@ impl LogDir {
     pub fn rule_changes_since_run(&self, exp: &Experiment) -> Vec<String> {
         Manifest::for_experiment(exp).rule_differences(&self.manifest)
     }
+}
+
+/// The tails of a recorded directory, longest first, each at least its
+/// last component: `/a/configs/experiments` gives `a/configs/experiments`,
+/// `configs/experiments` and `experiments`.
+fn recorded_tails(recorded: &Path) -> Vec<PathBuf> {
+    let names: Vec<&std::ffi::OsStr> = recorded
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(name) => Some(name),
+            _ => None,
+        })
+        .collect();
+    (0..names.len())
+        .map(|start| names[start..].iter().collect())
+        .collect()
 }
