@@ -6,8 +6,8 @@
 # number of tasks), then, when every task has finished:
 #   pocketlab check /shared/pocketlab/engine-doubling/log
 #   pocketlab report /shared/pocketlab/engine-doubling/log
-# A study under the sequential-equivalence design (pmc-overnight.toml, the
-# pmc-class-N files, default.toml) runs in stages, each planned from the
+# A study under the sequential-equivalence design (pmc-overnight.toml,
+# pmc-study-tuned-2.toml, default.toml) runs in stages, each planned from the
 # log of the ones before: the third argument is the stage this array
 # plays, and configs/cluster/slurm-stages.sh submits one array per stage,
 # each waiting for the previous one (--dependency=afterok).

@@ -237,24 +237,12 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 10,
-        "the five steps of the chess evaluation, the shipped chess.toml and the four network files"
+        checked, 4,
+        "the shipped chess.toml, the step it inherits and the two network files"
     );
     // The network files are step 5's weights plus a learned correction.
     for (name, hidden, views, activation) in [
         ("chess-network.toml", 32, Views::Mover, Activation::Clipped),
-        (
-            "chess-network-10k-h128.toml",
-            128,
-            Views::Mover,
-            Activation::Clipped,
-        ),
-        (
-            "chess-network-10k-h256-mirror.toml",
-            256,
-            Views::Mover,
-            Activation::Clipped,
-        ),
         (
             "chess-network-10k-h256-both-sq.toml",
             256,
