@@ -1,5 +1,5 @@
 """How much pocketlab's moves lose in its games against Fairy-Stockfish,
-judged by Fairy-Stockfish at a fixed depth (session 43's diagnosis).
+judged by Fairy-Stockfish at a fixed depth (the diagnosis in README.md, 2026-11-29).
 
 Usage: python3 move-loss.py FAIRY_STOCKFISH VARIANTS_INI DEPTH N LOG...
 Picks one of pocketlab's moves (plies 8-120) from each of N random games
