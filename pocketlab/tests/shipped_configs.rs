@@ -62,7 +62,10 @@ fn load_as_its_kind(configs: &Path, file: &Path) -> Result<&'static str, String>
         ("cluster", "yaml") => {
             let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
             let keys = ["apiVersion:", "kind:", "metadata:", "spec:"];
-            match keys.iter().find(|k| !text.lines().any(|l| l.starts_with(*k))) {
+            match keys
+                .iter()
+                .find(|k| !text.lines().any(|l| l.starts_with(*k)))
+            {
                 None => Ok("Kubernetes manifest"),
                 Some(missing) => Err(format!("no top-level {missing}")),
             }
@@ -100,7 +103,11 @@ fn a_file_of_the_wrong_kind_is_refused() {
     std::fs::create_dir_all(configs.join("variants")).unwrap();
     std::fs::create_dir_all(configs.join("eval")).unwrap();
     std::fs::write(configs.join("variants/not-a-variant.toml"), "tempo = 10\n").unwrap();
-    std::fs::write(configs.join("eval/not-an-eval.toml"), "name = \"x\"\nbetza = 3\n").unwrap();
+    std::fs::write(
+        configs.join("eval/not-an-eval.toml"),
+        "name = \"x\"\nbetza = 3\n",
+    )
+    .unwrap();
     std::fs::write(configs.join("eval/notes.txt"), "words\n").unwrap();
     for file in [
         "variants/not-a-variant.toml",
