@@ -1,0 +1,177 @@
+//! The report as a designer reads it, from a synthetic log of three
+//! classes with known answers: the verdicts first, one sentence each and
+//! each said once; what to change right after them, naming the piece that
+//! stands apart and the order of a class of different pieces.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use pocketlab_report::build::{ReportOptions, build_report};
+use pocketlab_report::model::Report;
+use pocketlab_report::render::{RenderedReport, write_report};
+use pocketlab_report::synthetic::{SyntheticModel, write_synthetic_log};
+use pocketlab_selfplay::Experiment;
+
+/// Class 2 (two equal pieces), class 3 on the rooks' squares (the rook
+/// stronger than the other two, which are equal) and class 5 on the
+/// queen's square (four pieces 150 Elo apart each), with a pawn-odds
+/// calibration, a fixed number of pairs.
+const EXPERIMENT: &str = r#"
+name = "three-classes"
+variant = "pocket-mutation"
+seed = 7
+
+[rules]
+pocket = { mutation = false }
+
+[stop]
+pairs = 40
+
+[[generators]]
+kind = "class-equivalence"
+class = 2
+
+[[generators]]
+kind = "class-equivalence"
+class = 3
+slots = "R"
+
+[[generators]]
+kind = "class-equivalence"
+class = 5
+slots = "Q"
+
+[[generators]]
+kind = "pawn-odds"
+square = "f2"
+"#;
+
+fn sample(dir: &Path) -> (Report, RenderedReport) {
+    let exp = Experiment::parse("three-classes.toml", EXPERIMENT, Path::new(".")).unwrap();
+    let elo = [
+        ("R", 140.0),
+        ("D", 300.0),
+        ("F", 150.0),
+        ("H", -150.0),
+        ("pawn-odds-f2", -100.0),
+    ];
+    let model = SyntheticModel {
+        elo: elo.iter().map(|(n, e)| ((*n).to_owned(), *e)).collect(),
+        draw_rate: 0.3,
+        white_edge_elo: 20.0,
+        opening_bias_elo: 60.0,
+        pairs: 800,
+        matchup_pairs: Vec::new(),
+        seed: 11,
+        chunk_games: 5000,
+    };
+    let log = dir.join("log");
+    write_synthetic_log(&exp, &model, &log).unwrap();
+    let report = build_report(&[log], &ReportOptions::default()).unwrap();
+    let rendered = write_report(&report, &dir.join("report")).unwrap();
+    (report, rendered)
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The sentences of a Markdown text, table cells included, markup and
+/// escapes taken off; short fragments (numbers, names), table headers and
+/// code blocks (the experiment file) are left out.
+fn sentences(md: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = md.lines().collect();
+    let mut in_code = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+        }
+        let header = lines
+            .get(i + 1)
+            .is_some_and(|next| next.starts_with("|---"));
+        if in_code || header {
+            continue;
+        }
+        for chunk in line.split(" | ") {
+            let plain: String = chunk
+                .replace('\\', "")
+                .trim_matches(|c: char| "|*>-≈≠? #".contains(c))
+                .to_owned();
+            for sentence in plain.split_inclusive(". ") {
+                let sentence = sentence.trim();
+                if sentence.len() >= 25 {
+                    out.push(sentence.trim_end_matches('.').to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_designers_report_says_each_thing_once_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, rendered) = sample(dir.path());
+    let md = read(&rendered.markdown);
+
+    // The verdicts: one short sentence per pair, pieces by their names.
+    let class = |c: u8| report.groups.iter().find(|g| g.class == Some(c)).unwrap();
+    for group in &report.groups {
+        for pair in &group.pairs {
+            let noise = ["R (", "I (", "X (", "Q (", "%", "look"];
+            assert!(
+                !noise.iter().any(|n| pair.text.contains(n)),
+                "noise: {}",
+                pair.text
+            );
+            assert!(md.contains(&format!(" {}\n", pair.text)), "{}", pair.text);
+        }
+    }
+    assert!(
+        class(2)
+            .summary
+            .ends_with(": holds (the one pair is equivalent)."),
+        "{}",
+        class(2).summary
+    );
+    assert!(
+        class(5)
+            .summary
+            .ends_with(": fails (all 6 pairs are different)."),
+        "{}",
+        class(5).summary
+    );
+
+    // What to change comes right after the verdicts, and names names.
+    let sections: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    let at = sections.iter().position(|s| *s == "## Verdicts").unwrap();
+    assert_eq!(sections[at + 1], "## What to change", "{sections:?}");
+    assert_eq!(class(2).advice, "Class 2 holds: nothing to change.");
+    assert!(
+        class(3).advice.starts_with(
+            "Class 3 fails: Rook stands apart, stronger than each of the others (nightrider and super \
+             bishop)."
+        ),
+        "{}",
+        class(3).advice
+    );
+    assert!(
+        class(5)
+            .advice
+            .contains("from the strongest: cardinal rider, super cardinal, queen, chancellor."),
+        "{}",
+        class(5).advice
+    );
+    for group in &report.groups {
+        assert!(md.contains(&group.advice), "{}", group.advice);
+    }
+
+    // No sentence appears twice on the page.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for sentence in sentences(&md) {
+        *seen.entry(sentence).or_default() += 1;
+    }
+    let repeated: Vec<(&String, &usize)> = seen.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(repeated.is_empty(), "repeated: {repeated:#?}");
+}
