@@ -1,7 +1,8 @@
 //! The report as a designer reads it, from a synthetic log of three
 //! classes with known answers: the verdicts first, one sentence each and
 //! each said once; what to change right after them, naming the piece that
-//! stands apart and the order of a class of different pieces.
+//! stands apart and the order of a class of different pieces; and, first
+//! of all the pictures, every piece on one axis with the verdicts marked.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -114,6 +115,7 @@ fn the_designers_report_says_each_thing_once_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let (report, rendered) = sample(dir.path());
     let md = read(&rendered.markdown);
+    let html = read(&rendered.html);
 
     // The verdicts: one short sentence per pair, pieces by their names.
     let class = |c: u8| report.groups.iter().find(|g| g.class == Some(c)).unwrap();
@@ -174,4 +176,37 @@ fn the_designers_report_says_each_thing_once_in_order() {
     }
     let repeated: Vec<(&String, &usize)> = seen.iter().filter(|(_, n)| **n > 1).collect();
     assert!(repeated.is_empty(), "repeated: {repeated:#?}");
+
+    // The first picture in both formats: every piece on one axis.
+    let first_md = md.find("![").unwrap();
+    assert!(
+        md[first_md..].starts_with("![Every piece and every verdict: 9 rated pieces"),
+        "{}",
+        &md[first_md..first_md + 80]
+    );
+    assert!(
+        md[first_md..]
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("(plots/overview.png)")
+    );
+    let first_html = html.find("<img").unwrap();
+    assert!(
+        html[first_html..].contains("alt=\"Every piece and every verdict: 9 rated pieces")
+            && html[first_html..].find("alt=").unwrap() < html[first_html..].find('>').unwrap(),
+        "{}",
+        &html[first_html..first_html + 120]
+    );
+    assert!(dir.path().join("report/plots/overview.svg").exists());
+    // Pawns per piece where the unit resolves them.
+    let svg = read(&dir.path().join("report/plots/overview.svg"));
+    // Verdicts marked: green brackets for equivalent pairs, red for different.
+    for colour in ["#1B7A35", "#B42318"] {
+        assert!(svg.contains(colour), "no bracket in {colour}");
+    }
+    assert!(
+        svg.contains("pawns per piece relative to the class average"),
+        "axis in pawns"
+    );
 }

@@ -1,12 +1,13 @@
 //! Per group: the ratings table, the strength plot and the head-to-head
-//! heat map; then one ladder of every rated piece.
+//! heat map (every piece on one axis is the report's first picture, under
+//! the verdicts).
 //!
 //! Ratings are shown relative to the group's average (0 = average), which
 //! is what "are these pieces worth the same" is about; the plots use the
 //! same centring so table and picture agree.
 
 use super::super::super::model::{RatingGroup, Report};
-use super::super::derived::{LADDER, finite_mean, group_keys, matrix_stem, ranking, strength_stem};
+use super::super::derived::{finite_mean, group_keys, matrix_stem, ranking, strength_stem};
 use super::super::doc::{Align, Doc, Table};
 use super::super::format::{count, estimate, fixed, signed};
 use super::RATINGS;
@@ -40,12 +41,6 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             fixed(group.draw_parameter, 2)
         ));
     }
-    doc.heading(3, "All rated pieces on one ladder");
-    doc.figure(
-        LADDER,
-        "Every rated piece, strongest first, in Elo relative to its own group's average, with 95% intervals. \
-         Pieces of different groups were not played against each other, so compare within a colour.",
-    );
 }
 
 fn ratings_table(group: &RatingGroup) -> Table {

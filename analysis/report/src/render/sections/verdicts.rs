@@ -5,7 +5,7 @@
 //! comparison.
 
 use super::super::super::model::{EngineVerdictKind, PairVerdict, Report, StatedInterval};
-use super::super::derived::player_label;
+use super::super::derived::{OVERVIEW, player_label};
 use super::super::doc::{Align, Block, Doc, Table, Tone};
 use super::super::format::{count, counted, estimate, estimate_at, level_percent, percent, signed};
 use super::{VERDICTS, verdict_tone};
@@ -38,6 +38,15 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         doc.push(Block::Callout(vec![
             "No verdict yet: the log holds no games between pieces rated together.".to_owned(),
         ]));
+    }
+    if report.groups.iter().any(|g| !g.players.is_empty()) {
+        doc.figure(
+            OVERVIEW,
+            "Every rated piece relative to its class's average (a Bradley-Terry rating with its 95% interval), \
+             strongest first, one colour per class. On the right, a bracket joins the two pieces of each pair, \
+             coloured by the pair's verdict above: green equivalent, red different, amber undecided. Pieces of \
+             different classes were not played against each other: compare within a colour.",
+        );
     }
     engines(doc, report);
     if report.groups.iter().any(|g| !g.pairs.is_empty()) {
