@@ -31,11 +31,16 @@ pub(super) fn group_advice(
             format!("{short} is not settled: no pair has been played yet.")
         }
         GroupStatus::NotSettled => format!(
-            "{short} is not settled: still open {open}. Settle {} before changing the class.",
+            "{short} is not settled: still open {open}; settle {} before changing the class.",
             if open_count(pairs) == 1 { "it" } else { "them" }
         ),
         GroupStatus::Fails => {
-            let mut text = format!("{short} fails: {}", differences(players, pairs, name));
+            let fails = if is_class {
+                " fails"
+            } else {
+                ": not all equal"
+            };
+            let mut text = format!("{short}{fails}: {}", differences(players, pairs, name));
             if open_count(pairs) > 0 {
                 text.push_str(&format!(" Still open: {open}."));
             }
@@ -104,7 +109,7 @@ fn differences(players: &[String], pairs: &[PairVerdict], name: &dyn Fn(&str) ->
     {
         let (strong, weak) = (name(strong), name(weak));
         return format!(
-            "{} is the stronger. Move {strong} up a class or {weak} down, or change one of them until \
+            "{} is the stronger: move {strong} up a class or {weak} down, or change one of them until \
              they are equivalent.",
             capitalised(&strong)
         );
@@ -119,7 +124,7 @@ fn differences(players: &[String], pairs: &[PairVerdict], name: &dyn Fn(&str) ->
             .all(|(i, x)| wins(x) == k - 1 - i);
     if ladder {
         return format!(
-            "no two of its pieces are worth the same; from the strongest: {}. Split the class, or change \
+            "no two of its pieces are worth the same; from the strongest: {}; split the class, or change \
              the pieces until pairs of them are equivalent.",
             by_wins
                 .iter()
@@ -148,11 +153,11 @@ fn differences(players: &[String], pairs: &[PairVerdict], name: &dyn Fn(&str) ->
     for (x, way) in &standing {
         let others: Vec<&str> = members.iter().copied().filter(|y| y != x).collect();
         let (word, action) = match way {
-            Apart::Stronger => ("stronger", "Move it up a class, or weaken it."),
-            Apart::Weaker => ("weaker", "Move it down a class, or strengthen it."),
+            Apart::Stronger => ("stronger", "move it up a class, or weaken it"),
+            Apart::Weaker => ("weaker", "move it down a class, or strengthen it"),
         };
         out.push(format!(
-            "{} stands apart, {word} than each of the others ({}). {action}",
+            "{} stands apart, {word} than each of the others ({}): {action}.",
             capitalised(&name(x)),
             list(&others)
         ));
@@ -195,7 +200,7 @@ fn differences(players: &[String], pairs: &[PairVerdict], name: &dyn Fn(&str) ->
             parts.push("its pieces are not all worth the same".to_owned());
         }
         out.push(format!(
-            "{}. Start with these: move the strongest up or the weakest down, or change them.",
+            "{}: move the strongest up or the weakest down, or change them.",
             capitalised(&parts.join("; "))
         ));
     }
@@ -243,7 +248,7 @@ mod tests {
         assert_eq!(
             said,
             "Class 3 fails: Nightrider stands apart, stronger than each of the others (rook and super \
-             bishop). Move it up a class, or weaken it. Rook and super bishop are equivalent and can \
+             bishop): move it up a class, or weaken it. Rook and super bishop are equivalent and can \
              stay together."
         );
         // The weak one of four, the rest still open between themselves.
@@ -265,7 +270,7 @@ mod tests {
         assert!(
             said.starts_with(
                 "Class 5 fails: Rook stands apart, weaker than each of the others (queen, nightrider \
-                 and super bishop). Move it down a class, or strengthen it."
+                 and super bishop): move it down a class, or strengthen it."
             ),
             "{said}"
         );
@@ -294,13 +299,15 @@ mod tests {
             true,
         );
         assert!(
-            said.contains("from the strongest: nightrider, super bishop, queen, rook."),
+            said.contains(
+                "from the strongest: nightrider, super bishop, queen, rook; split the class"
+            ),
             "{said}"
         );
         let two = [example_verdict("R", "I", -61.0, Different)];
         let said = group_advice("Class 4", &players(&["R", "I"]), &two, &name, true);
         assert!(
-            said.starts_with("Class 4 fails: Nightrider is the stronger."),
+            said.starts_with("Class 4 fails: Nightrider is the stronger: move nightrider up"),
             "{said}"
         );
     }
@@ -324,7 +331,7 @@ mod tests {
         assert_eq!(
             group_advice("Class 3", &players(&["R", "I", "X"]), &open, &name, true),
             "Class 3 is not settled: still open rook and super bishop (more pawn-odds pairs, to measure \
-             the pawn better). Settle it before changing the class."
+             the pawn better); settle it before changing the class."
         );
     }
 }

@@ -47,21 +47,21 @@ kind = "pawn-odds"
 square = "f2"
 "#;
 
-fn sample(dir: &Path) -> (Report, RenderedReport) {
-    let exp = Experiment::parse("three-classes.toml", EXPERIMENT, Path::new(".")).unwrap();
-    let elo = [
-        ("R", 140.0),
-        ("D", 300.0),
-        ("F", 150.0),
-        ("H", -150.0),
-        ("pawn-odds-f2", -100.0),
-    ];
+/// The report of a synthetic log of `experiment` (true Elo per army,
+/// `pairs` pairs a matchup), rendered into `dir/report`.
+fn sample(
+    dir: &Path,
+    experiment: &str,
+    elo: &[(&str, f64)],
+    pairs: u64,
+) -> (Report, RenderedReport) {
+    let exp = Experiment::parse("sample.toml", experiment, Path::new(".")).unwrap();
     let model = SyntheticModel {
         elo: elo.iter().map(|(n, e)| ((*n).to_owned(), *e)).collect(),
         draw_rate: 0.3,
         white_edge_elo: 20.0,
         opening_bias_elo: 60.0,
-        pairs: 800,
+        pairs,
         matchup_pairs: Vec::new(),
         seed: 11,
         chunk_games: 5000,
@@ -71,6 +71,17 @@ fn sample(dir: &Path) -> (Report, RenderedReport) {
     let report = build_report(&[log], &ReportOptions::default()).unwrap();
     let rendered = write_report(&report, &dir.join("report")).unwrap();
     (report, rendered)
+}
+
+fn three_classes(dir: &Path) -> (Report, RenderedReport) {
+    let elo = [
+        ("R", 140.0),
+        ("D", 300.0),
+        ("F", 150.0),
+        ("H", -150.0),
+        ("pawn-odds-f2", -100.0),
+    ];
+    sample(dir, EXPERIMENT, &elo, 800)
 }
 
 fn read(path: &Path) -> String {
@@ -110,10 +121,20 @@ fn sentences(md: &str) -> Vec<String> {
     out
 }
 
+/// No sentence appears twice on the page.
+fn assert_no_sentence_twice(md: &str) {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for sentence in sentences(md) {
+        *seen.entry(sentence).or_default() += 1;
+    }
+    let repeated: Vec<(&String, &usize)> = seen.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(repeated.is_empty(), "repeated: {repeated:#?}");
+}
+
 #[test]
 fn the_designers_report_says_each_thing_once_in_order() {
     let dir = tempfile::tempdir().unwrap();
-    let (report, rendered) = sample(dir.path());
+    let (report, rendered) = three_classes(dir.path());
     let md = read(&rendered.markdown);
     let html = read(&rendered.html);
 
@@ -153,15 +174,15 @@ fn the_designers_report_says_each_thing_once_in_order() {
     assert!(
         class(3).advice.starts_with(
             "Class 3 fails: Rook stands apart, stronger than each of the others (nightrider and super \
-             bishop)."
+             bishop): move it up a class"
         ),
         "{}",
         class(3).advice
     );
     assert!(
-        class(5)
-            .advice
-            .contains("from the strongest: cardinal rider, super cardinal, queen, chancellor."),
+        class(5).advice.contains(
+            "from the strongest: cardinal rider, super cardinal, queen, chancellor; split"
+        ),
         "{}",
         class(5).advice
     );
@@ -169,13 +190,7 @@ fn the_designers_report_says_each_thing_once_in_order() {
         assert!(md.contains(&group.advice), "{}", group.advice);
     }
 
-    // No sentence appears twice on the page.
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for sentence in sentences(&md) {
-        *seen.entry(sentence).or_default() += 1;
-    }
-    let repeated: Vec<(&String, &usize)> = seen.iter().filter(|(_, n)| **n > 1).collect();
-    assert!(repeated.is_empty(), "repeated: {repeated:#?}");
+    assert_no_sentence_twice(&md);
 
     // The first picture in both formats: every piece on one axis.
     let first_md = md.find("![").unwrap();
@@ -209,4 +224,42 @@ fn the_designers_report_says_each_thing_once_in_order() {
         svg.contains("pawns per piece relative to the class average"),
         "axis in pawns"
     );
+}
+
+/// The default experiment's sequential design after two looks of equal
+/// pieces (nothing decided yet): the class is not settled, What to change
+/// names every open pair with where the design stands, and the design's
+/// one-line account is said once.
+#[test]
+fn an_open_sequential_study_says_what_is_still_open_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let default = include_str!("../../../configs/experiments/default.toml");
+    let (report, rendered) = sample(dir.path(), default, &[("pawn-odds-f2", -100.0)], 20);
+    let md = read(&rendered.markdown);
+    let adaptive = report.adaptive.as_ref().expect("the design's account");
+    assert_eq!(md.matches(&adaptive.text).count(), 1, "{}", adaptive.text);
+    let group = &report.groups[0];
+    assert!(
+        group
+            .summary
+            .ends_with(": not settled (all 3 pairs are undecided)."),
+        "{}",
+        group.summary
+    );
+    assert!(
+        group
+            .advice
+            .starts_with("Class 3 is not settled: still open rook and nightrider ("),
+        "{}",
+        group.advice
+    );
+    for pair in &group.pairs {
+        assert!(
+            pair.text.ends_with(": not decided after 40 games."),
+            "{}",
+            pair.text
+        );
+        assert_eq!(pair.look, Some(2));
+    }
+    assert_no_sentence_twice(&md);
 }

@@ -117,7 +117,7 @@ fn a_stronger_piece_is_found_different_and_equal_pieces_equivalent() {
     assert_eq!(
         group.advice,
         "Class 3 fails: Rook stands apart, stronger than each of the others (nightrider and super \
-         bishop). Move it up a class, or weaken it. Nightrider and super bishop are equivalent and can \
+         bishop): move it up a class, or weaken it. Nightrider and super bishop are equivalent and can \
          stay together."
     );
     assert!(report.notes.iter().any(|n| n.contains("Per-piece figures")));

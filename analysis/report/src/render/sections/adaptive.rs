@@ -25,8 +25,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     let Some(a) = &report.adaptive else {
         return;
     };
+    // The design's result in one sentence is a headline of the verdicts.
     doc.heading(2, ADAPTIVE);
-    doc.paragraph(a.text.clone());
     doc.aside(format!(
         "A look after every {} pairs, up to {} pairs per matchup; {} spending of α = {} per kind of claim \
          within each class (Holm across its pairs and looks); margin ±{} pawns per piece{}. At each look a \
