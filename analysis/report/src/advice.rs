@@ -117,7 +117,8 @@ fn differences(players: &[String], pairs: &[PairVerdict], name: &dyn Fn(&str) ->
     // Every pair different and no cycle: the class is a ladder.
     let mut by_wins = members.clone();
     by_wins.sort_by_key(|x| std::cmp::Reverse(wins(x)));
-    let ladder = shown.len() == k * (k - 1) / 2
+    let ladder = k > 1
+        && shown.len() == k * (k - 1) / 2
         && by_wins
             .iter()
             .enumerate()
@@ -333,5 +334,12 @@ mod tests {
             "Class 3 is not settled: still open rook and super bishop (more pawn-odds pairs, to measure \
              the pawn better); settle it before changing the class."
         );
+    }
+
+    #[test]
+    fn pairs_of_players_the_group_does_not_list_do_not_break_it() {
+        let odd = [example_verdict("R", "I", 90.0, VerdictKind::Different)];
+        let said = group_advice("Class 3", &[], &odd, &name, true);
+        assert!(said.starts_with("Class 3 fails: "), "{said}");
     }
 }
