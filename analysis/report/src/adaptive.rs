@@ -143,6 +143,8 @@ pub(super) struct SequentialVerdict {
     pub more_calibration_needed: bool,
     /// How it ended, in words: "decided at look 3 (75 pairs)".
     pub how: String,
+    /// The look (1-based) that decided it, or its last look.
+    pub look: usize,
 }
 
 /// The report's account of the design's `history` (its replay over the
@@ -199,7 +201,7 @@ pub(super) fn account(
                 if let Some(last) = record.last {
                     verdicts.insert(
                         matchup.name.clone(),
-                        sequential_verdict(design, &last, pieces, status, plan, how),
+                        sequential_verdict(design, &last, pieces, (status, look), plan, how),
                     );
                 }
                 matchups.push(entry);
@@ -243,7 +245,7 @@ fn sequential_verdict(
     design: &Design,
     last: &LookRecord,
     pieces: u32,
-    status: AdaptiveStatus,
+    (status, look): (AdaptiveStatus, usize),
     plan: Option<Plan>,
     how: String,
 ) -> SequentialVerdict {
@@ -264,5 +266,6 @@ fn sequential_verdict(
         },
         more_calibration_needed: plan == Some(Plan::MoreCalibration),
         how,
+        look,
     }
 }

@@ -259,6 +259,7 @@ mod tests {
             more_calibration_needed: false,
             stopped_early: false,
             sequential: None,
+            look: None,
         }
     }
 

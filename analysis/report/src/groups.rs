@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use pocketlab_selfplay::Experiment;
 
 use super::adaptive::SequentialVerdict;
+use super::advice;
 use super::calibration::is_pawn_odds;
 use super::components::components;
 use super::matchups::PawnFigures;
@@ -110,7 +111,15 @@ fn rate_group(
         }
     }
     let title = wording::group_title(exp, players, class);
-    let summary = wording::group_summary(&title, &pairs, test.margin_pawns(), class.is_some());
+    let summary = wording::group_summary(&title, &pairs, class.is_some());
+    let short = class.map_or_else(|| title.clone(), |c| format!("Class {c}"));
+    let advice = advice::group_advice(
+        &short,
+        players,
+        &pairs,
+        &|p| wording::player_name(exp, p),
+        class.is_some(),
+    );
     RatingGroup {
         title,
         class,
@@ -120,6 +129,7 @@ fn rate_group(
         draw_parameter,
         pairs,
         summary,
+        advice,
         matrix,
         matrix_games,
     }
@@ -282,6 +292,7 @@ fn pair_verdicts(
                 more_calibration_needed: plan == Some(Plan::MoreCalibration),
                 stopped_early: m.stopped_early,
                 sequential: None,
+                look: None,
             };
             if let Some(o) = outcome {
                 show_numbers(&mut verdict, &o.numbers);
@@ -355,4 +366,5 @@ fn apply_sequential(verdict: &mut PairVerdict, sequential: Option<&SequentialVer
     verdict.more_pairs_needed = s.more_pairs_needed;
     verdict.more_calibration_needed = s.more_calibration_needed;
     verdict.sequential = Some(s.how.clone());
+    verdict.look = Some(s.look);
 }

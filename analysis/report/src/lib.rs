@@ -6,6 +6,7 @@
 //! renderer reads.
 
 pub mod adaptive;
+mod advice;
 mod balance;
 pub mod build;
 mod calibration;

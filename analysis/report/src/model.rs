@@ -326,9 +326,11 @@ pub struct PairVerdict {
     pub games: u64,
     pub pairs: u64,
     pub kind: VerdictKind,
-    /// The verdict in plain words, e.g. "equivalent within ±0.25 pawns per
-    /// piece" or "N is stronger by 0.31 pawns per piece (0.12 to 0.50)" or
-    /// "not enough games: about 400 more pairs needed".
+    /// The verdict in one short sentence, e.g. "Bishop and knight:
+    /// equivalent within a quarter pawn." or "Nightrider stronger than rook
+    /// by 0.28 pawns (0.03 to 0.70)."; the figure it states is
+    /// [`PairVerdict::stated`], and the level of its interval, the Elo, the
+    /// look and the games are given beside it, not in it.
     pub text: String,
     /// Unadjusted p-values (the verdict is Holm-corrected within the group).
     pub tost_p: f64,
@@ -343,6 +345,57 @@ pub struct PairVerdict {
     /// look 3, after 75 pairs"); its intervals are then repeated
     /// confidence intervals, valid whatever look stopped it.
     pub sequential: Option<String>,
+    /// Under the sequential design: the look (1-based) that decided it, or
+    /// its last look.
+    pub look: Option<usize>,
+}
+
+/// The interval a verdict's sentence states, so that what is printed
+/// beside it does not state it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatedInterval {
+    /// The difference in pawns per piece (a difference the pawn unit resolves).
+    Pawns,
+    /// The difference in Elo per piece (a difference whose size in pawns is
+    /// not yet known).
+    Elo,
+    /// No interval: the sentence says equivalent, or undecided.
+    Nothing,
+}
+
+impl PairVerdict {
+    /// Which of the verdict's intervals its sentence states.
+    pub fn stated(&self) -> StatedInterval {
+        match self.kind {
+            VerdictKind::Different if self.pawns_per_piece.is_finite() => StatedInterval::Pawns,
+            VerdictKind::Different => StatedInterval::Elo,
+            _ => StatedInterval::Nothing,
+        }
+    }
+
+    /// Pieces each side exchanges (1 for armies compared whole).
+    pub fn pieces_each(&self) -> f64 {
+        self.pieces.map_or(1.0, f64::from)
+    }
+
+    /// A minus B in Elo per piece exchanged, with the difference test's
+    /// interval: the armies' figures divided by the pieces exchanged.
+    pub fn elo_per_piece(&self) -> (f64, (f64, f64)) {
+        let n = self.pieces_each();
+        let (lo, hi) = self.elo_interval;
+        (self.elo / n, (lo / n, hi / n))
+    }
+}
+
+/// Where a class (or a group of armies) stands, by its pairs' verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupStatus {
+    /// Every pair equivalent within the margin.
+    Holds,
+    /// At least one pair different.
+    Fails,
+    /// No pair different, and some undecided (or none measured).
+    NotSettled,
 }
 
 /// Where a matchup of an adaptive study stands.
@@ -442,12 +495,35 @@ pub struct RatingGroup {
     pub white_advantage_elo: f64,
     pub draw_parameter: f64,
     pub pairs: Vec<PairVerdict>,
-    /// One sentence for the whole group.
+    /// One line for the whole group: holds, fails or not settled, and how
+    /// many pairs say so.
     pub summary: String,
+    /// What a designer could change, from the verdicts: the piece that
+    /// stands apart, the order of the pieces, the pairs still open.
+    pub advice: String,
     /// `matrix[i][j]`: player i's score against player j (None: never met).
     pub matrix: Vec<Vec<Option<f64>>>,
     /// Games behind each cell.
     pub matrix_games: Vec<Vec<u64>>,
+}
+
+impl RatingGroup {
+    /// Holds, fails or not settled, by the verdicts of its pairs.
+    pub fn status(&self) -> GroupStatus {
+        group_status(&self.pairs)
+    }
+}
+
+/// Holds when every pair is equivalent, fails when any is different, else
+/// not settled (no pair at all included).
+pub fn group_status(pairs: &[PairVerdict]) -> GroupStatus {
+    if pairs.iter().any(|p| p.kind == VerdictKind::Different) {
+        GroupStatus::Fails
+    } else if !pairs.is_empty() && pairs.iter().all(|p| p.kind.is_equivalent()) {
+        GroupStatus::Holds
+    } else {
+        GroupStatus::NotSettled
+    }
 }
 
 /// Game-balance figures like the published studies report them.
@@ -646,4 +722,40 @@ pub struct ProposedMove {
     pub value: f64,
     pub from: u8,
     pub to: u8,
+}
+
+/// A verdict for tests: A minus B by `elo` for the armies (2 pieces
+/// exchanged, 100 Elo a pawn), an interval of ±24 Elo at 95%, 2,000 games.
+#[cfg(test)]
+pub(crate) fn example_verdict(a: &str, b: &str, elo: f64, kind: VerdictKind) -> PairVerdict {
+    let per_piece = |x: f64| x / 200.0;
+    PairVerdict {
+        a: a.into(),
+        b: b.into(),
+        elo,
+        elo_interval: (elo - 24.0, elo + 24.0),
+        elo_level: 0.95,
+        elo_std_error: 12.0,
+        pieces: Some(2),
+        pawns: elo / 100.0,
+        pawns_interval: ((elo - 24.0) / 100.0, (elo + 24.0) / 100.0),
+        pawns_per_piece: per_piece(elo),
+        pawns_per_piece_interval: (per_piece(elo - 24.0), per_piece(elo + 24.0)),
+        pawns_level: 0.95,
+        unit_elo_per_pawn: 100.0,
+        unit_std_error: 10.0,
+        elo_for_comparison: elo,
+        elo_for_comparison_std_error: 12.0,
+        games: 2000,
+        pairs: 1000,
+        kind,
+        text: String::new(),
+        tost_p: 0.5,
+        difference_p: 0.001,
+        more_pairs_needed: (kind == VerdictKind::Inconclusive).then_some(400),
+        more_calibration_needed: false,
+        stopped_early: false,
+        sequential: None,
+        look: None,
+    }
 }

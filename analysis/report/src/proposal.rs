@@ -288,6 +288,7 @@ mod tests {
             more_calibration_needed: false,
             stopped_early: false,
             sequential: None,
+            look: None,
         }
     }
 

@@ -28,9 +28,10 @@ const PIECES: f64 = 2.0;
 
 /// Every section of a training report, in order; the training section and
 /// the published values are the optional ones.
-const SECTIONS: [&str; 11] = [
+const SECTIONS: [&str; 12] = [
     "What was asked",
     "Verdicts",
+    CHANGES,
     "Ratings and head-to-head results",
     "All matchups",
     PUBLISHED,
@@ -43,6 +44,7 @@ const SECTIONS: [&str; 11] = [
 ];
 
 const TRAINING: &str = "What training learned";
+const CHANGES: &str = "What to change";
 const PUBLISHED: &str = "Sanity checks: published values";
 
 const PLOTS: [&str; 10] = [
@@ -50,7 +52,7 @@ const PLOTS: [&str; 10] = [
     "group-2-matrix",
     "group-3-strength",
     "group-3-matrix",
-    "ladder",
+    "overview",
     "lengths",
     "terminations",
     "pocket-use",
@@ -115,6 +117,7 @@ fn verdict(
         kind,
         text: text.into(),
         sequential: None,
+        look: None,
         tost_p: if kind == VerdictKind::Equivalent {
             0.01
         } else {
@@ -223,7 +226,10 @@ fn example_report() -> Report {
         title: "Class 2: bishop, knight".into(),
         class: Some(2),
         pieces: Some(2),
-        players: vec![player("B", "B (bishop)", 2.0, 11.0, 1600), player("N", "N (knight)", -2.0, 11.0, 1600)],
+        players: vec![
+            player("B", "B (bishop)", 2.0, 11.0, 1600),
+            player("N", "N (knight)", -2.0, 11.0, 1600),
+        ],
         white_advantage_elo: 31.0,
         draw_parameter: 0.62,
         pairs: vec![verdict(
@@ -233,9 +239,10 @@ fn example_report() -> Report {
             16.0,
             1600,
             VerdictKind::Equivalent,
-            "B (bishop) and N (knight) are equivalent within ±0.25 pawns (difference +0.03 pawns)",
+            "Bishop and knight: equivalent within a quarter pawn.",
         )],
-        summary: "Class 2: bishop, knight: all 1 pairs are equivalent within ±0.25 pawns: the class holds.".into(),
+        summary: "Class 2: bishop, knight: holds (the one pair is equivalent).".into(),
+        advice: "Class 2 holds: nothing to change.".into(),
         matrix: vec![vec![None, Some(0.506)], vec![Some(0.494), None]],
         matrix_games: vec![vec![0, 1600], vec![1600, 0]],
     };
@@ -258,7 +265,7 @@ fn example_report() -> Report {
                 20.0,
                 1600,
                 VerdictKind::Different,
-                "R (rook) is stronger than I (nightrider) by 0.54 pawns (0.38 to 0.71)",
+                "Rook stronger than nightrider by 0.27 pawns (0.19 to 0.35).",
             ),
             verdict(
                 "R",
@@ -267,7 +274,7 @@ fn example_report() -> Report {
                 45.0,
                 800,
                 VerdictKind::Inconclusive,
-                "R (rook) vs C (super bishop): not enough games (+0.25 pawns so far): about 400 more pairs needed",
+                "Rook and super bishop: not decided after 800 games.",
             ),
             verdict(
                 "I",
@@ -276,12 +283,12 @@ fn example_report() -> Report {
                 18.0,
                 1600,
                 VerdictKind::Equivalent,
-                "I (nightrider) and C (super bishop) are equivalent within ±0.25 pawns (difference -0.07 pawns)",
+                "Nightrider and super bishop: equivalent within a quarter pawn.",
             ),
         ],
-        summary: "Class 3: rook, nightrider, super bishop: of 3 pairs, 1 equivalent, 1 different (R (rook) is \
-                  stronger than I (nightrider) by 0.54 pawns (0.38 to 0.71)), 1 undecided: the class does not hold."
-            .into(),
+        summary: "Class 3: rook, nightrider, super bishop: fails (1 of 3 pairs is different).".into(),
+        advice: "Class 3 fails: Rook is stronger than nightrider. Still open: rook and super bishop (about 400 \
+                 more pairs).".into(),
         matrix: vec![
             vec![None, Some(0.592), Some(0.543)],
             vec![Some(0.408), None, Some(0.489)],
@@ -765,13 +772,19 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     }
     // Numbers formatted for people: estimate with interval, percentages.
     assert!(
-        text.contains("(bishop) vs N (knight) (2 pieces)")
-            || text.contains("vs N (knight) (2 pieces)"),
+        text.contains("B (bishop) vs N (knight) (2 pieces each)"),
         "the pieces a pair exchanges"
     );
+    // The interval a sentence states is not printed again: its level is.
     assert!(
-        text.contains("+0.27 (0.19 to 0.35, 95%)"),
-        "pawn difference per piece with its interval and level"
+        text.contains("Rook stronger than nightrider by 0.27 pawns (0.19 to 0.35).")
+            && text.contains("stated above, 95%")
+            && !text.contains("+0.27 (0.19 to 0.35, 95%)"),
+        "pawn difference per piece with its interval, and its level beside it"
+    );
+    assert!(
+        text.contains("+2 (-6 to 10, 95%)"),
+        "the other interval in full, Elo per piece"
     );
     assert!(
         text.contains("Pawns per piece (interval, level)")
@@ -799,11 +812,13 @@ fn every_section_and_verdict_is_in_html_and_markdown() {
     assert!(text.contains("white_first_move_ban = true"));
     assert!(md.contains("pocketlab run pmc-classes-2-3.toml"));
     // Markdown tables and plot links.
-    assert!(md.contains("| Pair | Verdict | In plain words |"));
+    assert!(md.contains(
+        "| Pair | Pawns per piece (interval, level) | Elo per piece (interval, level) |"
+    ));
     assert!(
-        md.contains("**≠ different**")
-            && md.contains("**≈ equivalent**")
-            && md.contains("**? inconclusive**")
+        md.contains("- ≠ Rook stronger than nightrider")
+            && md.contains("- ≈ Bishop and knight: equivalent")
+            && md.contains("- ? Rook and super bishop: not decided")
     );
     for stem in PLOTS {
         assert!(
@@ -874,16 +889,23 @@ fn an_adaptive_study_shows_the_look_and_games_of_every_pair() {
         }),
         ..example_report()
     };
+    let mut report = report;
+    report.groups[0].pairs[0].look = Some(9);
+    report.groups[1].pairs[0].look = Some(2);
     let (_dir, rendered) = render_named(&report, "adaptive");
     let text = html_text(&read(&rendered.html));
     let md = read(&rendered.markdown);
     let heading = "Sequential design: looks and games";
     assert!(md.contains(&format!("\n## {heading}\n")) && text.contains(heading));
-    assert!(md.contains("| B (bishop) vs N (knight) | **≈ equivalent** | 9 of 20 | 225 | 450 | ended at look 9 |"), "{md}");
+    // Each pair's look and games stand once, in the verdicts' details.
     assert!(
-        md.contains("| R (rook) vs I (nightrider) | **≠ different** | 2 of 20 | 50 | 100 |"),
+        md.contains("| **≈ B (bishop) vs N (knight) (2 pieces each)** |"),
         "{md}"
     );
+    assert!(md.contains("| 9 of 20 | 1,600 (800) |"), "{md}");
+    assert!(md.contains("| 2 of 20 | 1,600 (800) |"), "{md}");
+    assert!(md.contains("| not looked at yet | 800 (400) |"), "{md}");
+    assert!(!md.contains("ended at look 9"), "{md}");
     assert!(md.contains("undecided at the cap"), "{md}");
     assert!(
         md.contains("2 of 3 pairs of pieces decided; the fixed design: 4,000 games"),
@@ -939,7 +961,10 @@ fn every_plot_is_written_as_png_and_svg() {
             "group-3-matrix",
             "Class 3: rook, nightrider, super bishop: head-to-head scores",
         ),
-        ("ladder", "Elo ladder of all 5 rated pieces (5,600 games)"),
+        (
+            "overview",
+            "Every piece and every verdict: 5 rated pieces (5,600 games)",
+        ),
         ("lengths", "Game length ("),
         ("terminations", "How games ended ("),
         ("pocket-use", "Pocket moves per piece"),
@@ -1166,7 +1191,7 @@ fn an_empty_report_still_renders() {
     let md = read(&rendered.markdown);
     for heading in SECTIONS
         .iter()
-        .filter(|h| ![TRAINING, PUBLISHED].contains(h))
+        .filter(|h| ![TRAINING, PUBLISHED, CHANGES].contains(h))
     {
         assert!(
             text.contains(&format!(">{}</h2>", html_escape(heading))),
@@ -1216,6 +1241,7 @@ fn odd_groups_and_long_names_do_not_break_rendering() {
         draw_parameter: f64::NAN,
         pairs: Vec::new(),
         summary: String::new(),
+        advice: String::new(),
         matrix: Vec::new(),
         matrix_games: Vec::new(),
     });
@@ -1252,6 +1278,7 @@ fn odd_groups_and_long_names_do_not_break_rendering() {
         draw_parameter: 0.5,
         pairs: Vec::new(),
         summary: String::new(),
+        advice: String::new(),
         matrix: (0..n)
             .map(|i| {
                 (0..n)

@@ -92,8 +92,8 @@ fn a_stronger_piece_is_found_different_and_equal_pieces_equivalent() {
     for other in ["I", "X"] {
         let v = verdict("R", other);
         assert_eq!(v.kind, VerdictKind::Different, "{}", v.text);
-        assert!(v.text.starts_with("R (rook) is stronger"), "{}", v.text);
-        assert!(v.text.contains("pawns per piece"), "{}", v.text);
+        assert!(v.text.starts_with("Rook stronger than "), "{}", v.text);
+        assert!(v.text.contains(" pawns ("), "{}", v.text);
         assert!((v.pawns_per_piece - v.pawns / 2.0).abs() < 1e-12);
         assert_eq!(v.pieces, Some(2));
     }
@@ -107,9 +107,18 @@ fn a_stronger_piece_is_found_different_and_equal_pieces_equivalent() {
     );
     assert!((rook.pawns_per_piece - rook.pawns / 2.0).abs() < 1e-12);
     assert!(
-        report.headlines[0].contains("does not hold"),
+        group
+            .summary
+            .contains(": fails (2 of 3 pairs are different)"),
         "{}",
-        report.headlines[0]
+        group.summary
+    );
+    // What to change names the piece that stands apart, and backs it.
+    assert_eq!(
+        group.advice,
+        "Class 3 fails: Rook stands apart, stronger than each of the others (nightrider and super \
+         bishop): move it up a class, or weaken it. Nightrider and super bishop are equivalent and can \
+         stay together."
     );
     assert!(report.notes.iter().any(|n| n.contains("Per-piece figures")));
     assert!(report.balance.white_score > 0.5);
@@ -155,11 +164,20 @@ fn small_samples_ask_for_more_pairs() {
         match p.more_pairs_needed {
             Some(n) => {
                 assert!(n > 20, "{}", p.text);
-                assert!(p.text.contains("more pairs needed"), "{}", p.text);
+                let plan = format!("(about {n} more pairs)");
+                assert!(
+                    report.groups[0].advice.contains(&plan),
+                    "{}",
+                    report.groups[0].advice
+                );
             }
             None => {
                 assert!(p.more_calibration_needed, "{}", p.text);
-                assert!(p.text.contains("more pawn-odds pairs"), "{}", p.text);
+                assert!(
+                    report.groups[0].advice.contains("more pawn-odds pairs"),
+                    "{}",
+                    report.groups[0].advice
+                );
             }
         }
     }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::super::model::{RatingGroup, Report};
 
-pub(super) const LADDER: &str = "ladder";
+pub(super) const OVERVIEW: &str = "overview";
 pub(super) const LENGTHS: &str = "lengths";
 pub(super) const TERMINATIONS: &str = "terminations";
 pub(super) const POCKET_USE: &str = "pocket-use";
@@ -118,14 +118,6 @@ pub(super) fn ranking(group: &RatingGroup) -> Vec<usize> {
     };
     order.sort_by(|&a, &b| key(b).total_cmp(&key(a)));
     order
-}
-
-/// A short name of a group for legends: `class 3`, else its title.
-pub(super) fn group_short(group: &RatingGroup) -> String {
-    match group.class {
-        Some(class) => format!("class {class}"),
-        None => group.title.clone(),
-    }
 }
 
 /// Mean of the finite values (0 if none): the centre ratings are shown

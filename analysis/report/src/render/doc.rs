@@ -25,6 +25,9 @@ pub(super) enum Block {
     /// The headline verdicts: shown first and most prominently.
     Callout(Vec<String>),
     List(Vec<String>),
+    /// A list whose items each carry a verdict's colour (the verdicts, one
+    /// sentence each).
+    TonedList(Vec<(Tone, String)>),
     Table(Table),
     /// A plot by file stem (`plots/<stem>.png`) and an optional caption. If
     /// that plot was not drawn (no data), the printers say so instead.

@@ -44,6 +44,11 @@ tr.unsure td { background: #fff5e3; }
 .badge.good { background: #1b7a35; }
 .badge.bad { background: #b42318; }
 .badge.unsure { background: #9a5b00; }
+ul.verdicts { list-style: none; padding-left: 0; }
+ul.verdicts li { margin: 4px 0; padding: 3px 10px; border-left: 6px solid; }
+ul.verdicts li.good { border-color: #1b7a35; background: #edf7ef; }
+ul.verdicts li.bad { border-color: #b42318; background: #fdeeee; }
+ul.verdicts li.unsure { border-color: #9a5b00; background: #fff5e3; }
 figure { margin: 16px 0 22px; }
 figure img { max-width: 100%; height: auto; border: 1px solid #e3e6eb; }
 pre { background: #f4f5f7; border: 1px solid #e3e6eb; padding: 10px 12px; overflow-x: auto; font-size: 13px;
@@ -114,6 +119,18 @@ fn block_html(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
             out.push_str("<ul>\n");
             for item in items {
                 let _ = writeln!(out, "<li>{}</li>", escape(item));
+            }
+            out.push_str("</ul>\n");
+        }
+        Block::TonedList(items) => {
+            out.push_str("<ul class=\"verdicts\">\n");
+            for (tone, item) in items {
+                let _ = writeln!(
+                    out,
+                    "<li class=\"{}\">{}</li>",
+                    tone_class(*tone),
+                    escape(item)
+                );
             }
             out.push_str("</ul>\n");
         }

@@ -51,6 +51,12 @@ fn block_md(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
             }
             out.push('\n');
         }
+        Block::TonedList(items) => {
+            for (tone, item) in items {
+                let _ = writeln!(out, "- {} {}", tone_mark(*tone), inline(item));
+            }
+            out.push('\n');
+        }
         Block::Table(table) => table_md(out, table),
         Block::Figure { stem, caption } => match plots.iter().find(|p| &p.stem == stem) {
             Some(plot) => {

@@ -23,6 +23,16 @@ pub(super) struct ForestRow {
     pub colour: RGBColor,
 }
 
+/// A line joining two rows at the right of the plot (a pair's verdict):
+/// rows `from` and `to`, drawn in `lane` counted outwards from the plot.
+#[derive(Clone, Debug)]
+pub(super) struct Bracket {
+    pub from: usize,
+    pub to: usize,
+    pub lane: usize,
+    pub colour: RGBColor,
+}
+
 #[derive(Clone, Debug)]
 pub(super) struct Forest {
     pub title: String,
@@ -37,9 +47,15 @@ pub(super) struct Forest {
     pub decimals: usize,
     /// Values are differences (written `+0.12`), not amounts (`3.25`).
     pub signed: bool,
+    /// Lines joining pairs of rows, right of the plot.
+    pub brackets: Vec<Bracket>,
+    /// Rows that start a new block (a thin line above them).
+    pub breaks: Vec<usize>,
 }
 
 const ROW_HEIGHT: u32 = 34;
+/// Pixels between two bracket lanes.
+const LANE_WIDTH: i32 = 14;
 
 impl Plot for Forest {
     fn title(&self) -> &str {
@@ -81,9 +97,15 @@ impl Plot for Forest {
         let (x0, x1) = axis_range(values.chain(band_ends).chain([0.0]), 0.08);
         let decimals = tick_decimals(x0, x1);
 
+        let lanes = self.brackets.iter().map(|b| b.lane + 1).max().unwrap_or(0) as i32;
+        let bracket_room = if lanes > 0 {
+            16 + LANE_WIDTH * lanes
+        } else {
+            0
+        };
         let mut chart = ChartBuilder::on(&body)
             .margin_left(12)
-            .margin_right(36)
+            .margin_right(36 + bracket_room)
             .margin_top(8)
             .margin_bottom(12)
             .x_label_area_size(58)
@@ -118,8 +140,26 @@ impl Plot for Forest {
             MUTED.stroke_width(1),
         )))?;
 
+        for &row in &self.breaks {
+            let y = n as f64 - row as f64;
+            chart.draw_series(std::iter::once(PathElement::new(
+                [(x0, y), (x1, y)],
+                MUTED.mix(0.5).stroke_width(1),
+            )))?;
+        }
+        let row_y = |i: usize| n as f64 - i as f64 - 0.5;
+        for bracket in &self.brackets {
+            let (edge, top) = chart.backend_coord(&(x1, row_y(bracket.from)));
+            let (_, bottom) = chart.backend_coord(&(x1, row_y(bracket.to)));
+            let (start, lane) = (edge + 6, edge + 12 + LANE_WIDTH * bracket.lane as i32);
+            root.draw(&PathElement::new(
+                vec![(start, top), (lane, top), (lane, bottom), (start, bottom)],
+                bracket.colour.stroke_width(3),
+            ))?;
+        }
+
         for (i, (row, label)) in self.rows.iter().zip(&labels).enumerate() {
-            let y = n as f64 - i as f64 - 0.5;
+            let y = row_y(i);
             let (lx, ly) = chart.backend_coord(&(x0, y));
             root.draw(&Text::new(
                 label.clone(),

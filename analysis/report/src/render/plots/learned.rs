@@ -65,5 +65,7 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         legend,
         decimals: 2,
         signed: false,
+        brackets: Vec::new(),
+        breaks: Vec::new(),
     })
 }

@@ -1,6 +1,7 @@
 //! The report's plots, each written as PNG and SVG into `plots/`.
 //!
-//! One module per kind of picture; [`forest`] and [`bars`] are the two
+//! One module per kind of picture ([`overview`] is the report's first);
+//! [`forest`] and [`bars`] are the two
 //! shapes shared by several plots, [`canvas`] draws any plot on both
 //! backends, [`style`] keeps them looking alike.
 
@@ -9,10 +10,10 @@ mod canvas;
 mod colour_map;
 mod convergence;
 mod forest;
-mod ladder;
 mod learned;
 mod lengths;
 mod matrix;
+mod overview;
 mod pocket_use;
 mod strength;
 mod style;
@@ -24,7 +25,7 @@ pub(super) use canvas::RenderedPlot;
 
 use super::super::model::Report;
 use super::derived::{
-    COLOUR_MAP, LADDER, LENGTHS, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES,
+    COLOUR_MAP, LENGTHS, OVERVIEW, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES,
     group_keys, matrix_stem, strength_stem,
 };
 use super::error::RenderError;
@@ -36,6 +37,7 @@ use canvas::{Plot, ensure_font, render};
 pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot>, RenderError> {
     ensure_font()?;
     let mut out = Vec::new();
+    emit(&mut out, dir, OVERVIEW, overview::plot(report))?;
     for (group, key) in report.groups.iter().zip(group_keys(report)) {
         emit(
             &mut out,
@@ -45,7 +47,6 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
         )?;
         emit(&mut out, dir, &matrix_stem(&key), matrix::plot(group))?;
     }
-    emit(&mut out, dir, LADDER, ladder::plot(report))?;
     emit(&mut out, dir, LENGTHS, lengths::plot(report))?;
     emit(&mut out, dir, TERMINATIONS, terminations::plot(report))?;
     emit(&mut out, dir, POCKET_USE, pocket_use::plot(report))?;
@@ -75,7 +76,9 @@ fn remove_other_plots(dir: &Path, written: &[RenderedPlot]) -> Result<(), Render
             continue;
         };
         let ours = [
-            LADDER,
+            OVERVIEW,
+            // The picture the overview replaced, left by older reports.
+            "ladder",
             LENGTHS,
             TERMINATIONS,
             POCKET_USE,

@@ -76,5 +76,7 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
         legend: Vec::new(),
         decimals,
         signed: true,
+        brackets: Vec::new(),
+        breaks: Vec::new(),
     })
 }

@@ -17,6 +17,17 @@ pub(super) const GRID: RGBColor = RGBColor(214, 219, 226);
 pub(super) const BAND: RGBColor = RGBColor(27, 140, 60);
 pub(super) const NEUTRAL: RGBColor = RGBColor(236, 239, 243);
 
+/// A verdict's colour, as the HTML badges have it: green equivalent, red
+/// different, amber undecided.
+pub(super) fn verdict_colour(kind: crate::model::VerdictKind) -> RGBColor {
+    use crate::model::VerdictKind::*;
+    match kind {
+        Equivalent | EquivalentStronger => RGBColor(27, 122, 53),
+        Different => RGBColor(180, 35, 24),
+        Inconclusive => RGBColor(154, 91, 0),
+    }
+}
+
 /// Series colours, in order of use.
 pub(super) const PALETTE: [RGBColor; 8] = [
     RGBColor(0, 114, 178),

@@ -1,6 +1,7 @@
-//! A study under the sequential-equivalence design: per pair of pieces the
-//! look that decided it and the games it took, the calibration, and the
-//! study's games against the fixed design's.
+//! A study under the sequential-equivalence design: the calibration, and
+//! the study's games against the fixed design's (each pair's look and games
+//! stand in the verdicts' details, and what an open pair needs under What
+//! to change).
 
 use super::super::super::model::{AdaptiveMatchup, AdaptiveStatus, Report};
 use super::super::doc::{Align, Doc, Table, Tone};
@@ -24,8 +25,8 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     let Some(a) = &report.adaptive else {
         return;
     };
+    // The design's result in one sentence is a headline of the verdicts.
     doc.heading(2, ADAPTIVE);
-    doc.paragraph(a.text.clone());
     doc.aside(format!(
         "A look after every {} pairs, up to {} pairs per matchup; {} spending of α = {} per kind of claim \
          within each class (Holm across its pairs and looks); margin ±{} pawns per piece{}. At each look a \
@@ -51,7 +52,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         count(a.fixed_games)
     ));
     let mut table = Table::new(&[
-        ("Pair", Align::Left),
+        ("Matchup", Align::Left),
         ("Outcome", Align::Left),
         ("Look", Align::Right),
         ("Pairs", Align::Right),
@@ -73,9 +74,6 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             tone,
         );
     };
-    for m in &a.matchups {
-        row(&mut table, m);
-    }
     if let Some(c) = &a.calibration {
         row(&mut table, c);
     }

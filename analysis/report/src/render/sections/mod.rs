@@ -6,6 +6,7 @@
 mod adaptive;
 mod balance;
 mod calibration;
+mod changes;
 mod colours;
 mod intro;
 mod matchups;
@@ -22,6 +23,7 @@ use super::doc::{Doc, Tone};
 
 pub(super) const WHAT_WAS_ASKED: &str = "What was asked";
 pub(super) const VERDICTS: &str = "Verdicts";
+pub(super) const CHANGES: &str = "What to change";
 pub(super) const ADAPTIVE: &str = "Sequential design: looks and games";
 pub(super) const RATINGS: &str = "Ratings and head-to-head results";
 pub(super) const MATCHUPS: &str = "All matchups";
@@ -43,6 +45,7 @@ pub(super) fn build(report: &Report) -> Doc {
     };
     intro::write(&mut doc, report);
     verdicts::write(&mut doc, report);
+    changes::write(&mut doc, report);
     adaptive::write(&mut doc, report);
     ratings::write(&mut doc, report);
     matchups::write(&mut doc, report);

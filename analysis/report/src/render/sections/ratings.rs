@@ -1,16 +1,15 @@
 //! Per group: the ratings table, the strength plot and the head-to-head
-//! heat map; then one ladder of every rated piece.
+//! heat map (every piece on one axis is the report's first picture, under
+//! the verdicts).
 //!
 //! Ratings are shown relative to the group's average (0 = average), which
 //! is what "are these pieces worth the same" is about; the plots use the
 //! same centring so table and picture agree.
 
 use super::super::super::model::{RatingGroup, Report};
-use super::super::derived::{
-    LADDER, finite_mean, group_games, group_keys, matrix_stem, ranking, strength_stem,
-};
+use super::super::derived::{finite_mean, group_keys, matrix_stem, ranking, strength_stem};
 use super::super::doc::{Align, Doc, Table};
-use super::super::format::{count, estimate, fixed, games, signed};
+use super::super::format::{count, estimate, fixed, signed};
 use super::RATINGS;
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
@@ -23,39 +22,25 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         });
         return;
     }
-    doc.aside(
+    doc.aside(format!(
         "Each piece's strength is shown relative to the average of its group (0 = average), in Elo and in pawns, \
-         with 95% intervals, strongest first. The heat map shows how each piece scored against each other piece.",
-    );
+         with 95% intervals, strongest first. Per group, the strength plot shades the equivalence margin of ±{} \
+         pawns per piece, and the heat map gives the row piece's score against the column piece (a draw counts \
+         half) with the games behind each cell.",
+        fixed(report.margin_pawns, 2)
+    ));
     for (group, key) in report.groups.iter().zip(group_keys(report)) {
         doc.heading(3, group.title.clone());
         doc.table(ratings_table(group));
-        doc.figure(
-            strength_stem(&key),
-            format!(
-                "Strength of each piece relative to the group average, with 95% intervals; the shaded band is the \
-                 equivalence margin of ±{} pawns per piece ({}).",
-                fixed(report.margin_pawns, 2),
-                games(group_games(group))
-            ),
-        );
-        doc.figure(
-            matrix_stem(&key),
-            "Head-to-head: the row piece's score against the column piece (a draw counts half), with the games \
-             behind each cell.",
-        );
+        // Each plot's title names its group and games; the aside above says how to read them.
+        doc.figure(strength_stem(&key), "");
+        doc.figure(matrix_stem(&key), "");
         doc.aside(format!(
             "Fit terms: White's advantage in this group {} Elo; draw parameter {}.",
             signed(group.white_advantage_elo, 0),
             fixed(group.draw_parameter, 2)
         ));
     }
-    doc.heading(3, "All rated pieces on one ladder");
-    doc.figure(
-        LADDER,
-        "Every rated piece, strongest first, in Elo relative to its own group's average, with 95% intervals. \
-         Pieces of different groups were not played against each other, so compare within a colour.",
-    );
 }
 
 fn ratings_table(group: &RatingGroup) -> Table {

@@ -67,10 +67,6 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         doc.table(table);
     }
 
-    if let Some(proposal) = &t.proposal {
-        write_proposal(doc, t, proposal);
-    }
-
     doc.heading(4, "Convergence");
     doc.figure(TRAINING_CONVERGENCE, "");
 
@@ -149,8 +145,9 @@ fn values_table(t: &TrainingSummary) -> Table {
 }
 
 /// The class table the evidence proposes, with the variant-file line for it
-/// and the pairs a confirmation run has to play.
-fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) {
+/// and the pairs a confirmation run has to play (printed under What to
+/// change).
+pub(super) fn write_proposal(doc: &mut Doc, t: &TrainingSummary, proposal: &ProposedTable) {
     doc.heading(4, "A class table from the evidence");
     let direct = t.pieces.iter().any(|p| p.direct_relative.is_some());
     doc.aside(if direct {
