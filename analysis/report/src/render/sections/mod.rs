@@ -15,6 +15,7 @@ mod published;
 mod ratings;
 mod reproduction;
 mod training;
+mod value_scale;
 mod verdicts;
 
 use super::super::model::{Report, VerdictKind};
@@ -44,6 +45,7 @@ pub(super) fn build(report: &Report) -> Doc {
     intro::write(&mut doc, report);
     verdicts::write(&mut doc, report);
     adaptive::write(&mut doc, report);
+    value_scale::write(&mut doc, report);
     ratings::write(&mut doc, report);
     matchups::write(&mut doc, report);
     published::write(&mut doc, report);
