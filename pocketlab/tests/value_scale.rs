@@ -1,7 +1,7 @@
 //! A value-scale study run by the `pocketlab` binary end to end, on a small
 //! variant (chess with three classes) at a few hundred nodes: the same
-//! games for one and two threads, a finished study that a second run leaves
-//! alone, `pocketlab stages` on its log, and the report's value-scale
+//! games for one and two threads and for stages split into shards, a
+//! finished study that a second run leaves alone, `pocketlab stages` on its log, and the report's value-scale
 //! tables and proposed variant file.
 
 use std::path::Path;
@@ -99,6 +99,29 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         "{}",
         reference.len()
     );
+
+    // Each stage split between two shard processes, one after the other,
+    // as a cluster chain runs them: the same games again.
+    let sharded = work.path().join("sharded").join("log");
+    for stage in ["1", "2", "3"] {
+        for shard in ["0/2", "1/2"] {
+            let (ok, said) = pocketlab(&[
+                "run",
+                experiment.to_str().unwrap(),
+                "--quiet",
+                "--threads",
+                "1",
+                "--stage",
+                stage,
+                "--shard",
+                shard,
+                "--out",
+                sharded.to_str().unwrap(),
+            ]);
+            assert!(ok, "stage {stage}, shard {shard}: {said}");
+        }
+    }
+    assert_eq!(games(&sharded), reference, "the shards played other games");
 
     // Run again: nothing more is played.
     let (ok, said) = run(&experiment, &one, "2");

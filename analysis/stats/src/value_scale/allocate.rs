@@ -286,7 +286,7 @@ fn batch(
                 }
             }
             let per_pair = e.fitted_std_error.powi(2) * e.pairs as f64;
-            (per_pair > 0.0 && per_pair.is_finite()).then(|| (m, row, per_pair, e.pairs))
+            (per_pair > 0.0 && per_pair.is_finite()).then_some((m, row, per_pair, e.pairs))
         })
         .collect();
     let Some(u) = slot(PieceRef::Piece(fit.pawn)) else {

@@ -6,7 +6,7 @@
 use super::super::super::model::{Report, ScaleTable, ValueScale};
 use super::super::derived::{VALUE_SCALE, piece_label};
 use super::super::doc::{Align, Doc, Table, Tone};
-use super::super::format::{count, estimate_at, fixed, percent, signed, value_interval};
+use super::super::format::{count, estimate_at, fixed, percent, value_interval};
 
 pub(super) const HEADING: &str = "Every piece on one value scale";
 
@@ -223,7 +223,7 @@ fn target_table(scale: &ValueScale) -> Table {
             } else if t.relative {
                 format!("±{}", percent(x, 1))
             } else {
-                format!("{} pawns", signed(x, 2).replacen('+', "±", 1))
+                format!("±{} pawns", fixed(x, 2))
             }
         };
         let (tone, word) = if t.met {
