@@ -632,6 +632,10 @@ mod tests {
         );
         assert!(exp.stop.staged() && exp.stop.sequential().is_none());
         assert_eq!(exp.stop.pairs, 50);
+        // At most every matchup's pairs, or the budget when smaller.
+        assert_eq!(exp.max_games(), 6 * 50 * 2);
+        let budgeted = scale_study("max_pairs = 50\nbudget_games = 300").unwrap();
+        assert_eq!(budgeted.max_games(), 300);
     }
 
     #[test]

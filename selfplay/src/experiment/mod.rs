@@ -484,9 +484,13 @@ impl Experiment {
             .filter(|m| plays_alike(&self.variant, &self.armies[m.a], &self.armies[m.b]))
     }
 
-    /// Total games if every matchup plays all its pairs.
+    /// The most games the experiment plays: every matchup all its pairs,
+    /// or a staged design's budget when that is smaller.
     pub fn max_games(&self) -> u64 {
-        self.matchups.len() as u64 * self.stop.pairs * 2
+        let every_pair = self.matchups.len() as u64 * self.stop.pairs * 2;
+        self.stop
+            .budget_games()
+            .map_or(every_pair, |budget| every_pair.min(budget))
     }
 
     /// The most memory the engines' hash tables take at once with

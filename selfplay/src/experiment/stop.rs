@@ -80,6 +80,15 @@ impl StopRule {
         }
     }
 
+    /// The games a staged design may play in all, if it has a budget.
+    pub fn budget_games(&self) -> Option<u64> {
+        match &self.design {
+            StopDesign::SequentialEquivalence(s) => s.budget_games,
+            StopDesign::ValueScale(s) => s.budget_games,
+            _ => None,
+        }
+    }
+
     /// Whether the study is played in stages planned from its log.
     pub fn staged(&self) -> bool {
         matches!(
