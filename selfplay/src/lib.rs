@@ -23,7 +23,7 @@ pub mod variant_files;
 pub use experiment::{Experiment, ExperimentError};
 pub use runner::{
     DEFAULT_MEMORY_BUDGET_MB, PairScores, RunOptions, RunSummary, Shard, StagePairs, StagePlanner,
-    StageReport, check_memory, pair_scores, run, run_stages,
+    StageRange, StageReport, check_memory, pair_scores, run, run_stages,
 };
 pub use variant_files::load_variant;
 

@@ -6,7 +6,8 @@
 //! its seed: never on the thread count, the timing, or whether the run was
 //! interrupted and resumed.
 //!
-//! A study under the sequential-equivalence design runs in *stages*
+//! A study under an adaptive design (sequential equivalence, value scale)
+//! runs in *stages*
 //! ([`run_stages`]): a [`StagePlanner`] (the design, which lives in the
 //! analysis crate) reads the pair results logged so far and names the next
 //! stage's pairs; the stage is played in parallel to its end, and the next
@@ -37,14 +38,48 @@ use pocketlab_stats::sprt::SprtDecision;
 /// pair is not logged whole.
 pub type PairScores = Vec<Vec<Option<u8>>>;
 
-/// The pairs one stage of a study plays: `from..to` of each listed matchup.
+/// The pairs one stage of a study plays: `from..to` of each listed
+/// matchup.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StagePairs {
     /// 1-based.
     pub number: usize,
+    pub ranges: Vec<StageRange>,
+}
+
+/// Pairs `from..to` of one matchup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageRange {
+    pub matchup: usize,
     pub from: u64,
     pub to: u64,
-    pub matchups: Vec<usize>,
+}
+
+impl StagePairs {
+    /// The same pairs `from..to` of every matchup listed.
+    pub fn uniform(number: usize, from: u64, to: u64, matchups: &[usize]) -> Self {
+        StagePairs {
+            number,
+            ranges: matchups
+                .iter()
+                .map(|&matchup| StageRange { matchup, from, to })
+                .collect(),
+        }
+    }
+
+    /// Every pair of the stage, as (matchup, pair), pair by pair: the
+    /// stage's first pairs of every matchup come first, so a stage split
+    /// between shards or cut short by an interruption leaves every matchup
+    /// about equally played.
+    fn tasks(&self) -> Vec<(usize, u64)> {
+        let mut tasks: Vec<(usize, u64)> = self
+            .ranges
+            .iter()
+            .flat_map(|r| (r.from..r.to).map(move |p| (r.matchup, p)))
+            .collect();
+        tasks.sort_by_key(|&(m, p)| (p, m));
+        tasks
+    }
 }
 
 /// An adaptive design as the runner sees it: from the results logged so
@@ -136,11 +171,14 @@ pub enum RunError {
     )]
     SprtWithShards,
     #[error(
-        "this experiment uses the sequential-equivalence design, which runs in stages planned by \
-         the analysis: run it with `pocketlab run`"
+        "this experiment uses an adaptive design (sequential-equivalence or value-scale), which \
+         runs in stages planned by the analysis: run it with `pocketlab run`"
     )]
     NeedsStages,
-    #[error("only an experiment with design = \"sequential-equivalence\" runs in stages")]
+    #[error(
+        "only an experiment with design = \"sequential-equivalence\" or \"value-scale\" runs in \
+         stages"
+    )]
     NotStaged,
     #[error(
         "a sequential design split into shards plays one stage at a time, each planned from the \
@@ -456,7 +494,7 @@ pub fn run(
     opts: &RunOptions,
     interrupt: &Arc<AtomicBool>,
 ) -> Result<RunSummary, RunError> {
-    if exp.stop.sequential().is_some() {
+    if exp.stop.staged() {
         return Err(RunError::NeedsStages);
     }
     if exp.stop.sprt().is_some() && opts.shard.count > 1 {
@@ -513,7 +551,7 @@ pub fn run_stages(
     stage: Option<usize>,
     interrupt: &Arc<AtomicBool>,
 ) -> Result<RunSummary, RunError> {
-    if exp.stop.sequential().is_none() {
+    if !exp.stop.staged() {
         return Err(RunError::NotStaged);
     }
     if stage.is_none() && opts.shard.count > 1 {
@@ -537,15 +575,17 @@ pub fn run_stages(
                 }),
             ));
         };
+        let stage_tasks = next.tasks();
+        let logged = |scores: &PairScores, (m, p): (usize, u64)| {
+            scores
+                .get(m)
+                .and_then(|s| s.get(p as usize))
+                .copied()
+                .flatten()
+                .is_some()
+        };
         let missing = |scores: &PairScores| -> u64 {
-            next.matchups
-                .iter()
-                .map(|&m| {
-                    (next.from..next.to)
-                        .filter(|&p| scores[m].get(p as usize).copied().flatten().is_none())
-                        .count() as u64
-                })
-                .sum()
+            stage_tasks.iter().filter(|&&t| !logged(scores, t)).count() as u64
         };
         let stop_here = match stage {
             Some(want) if next.number > want || played.contains(&want) => true,
@@ -570,10 +610,10 @@ pub fn run_stages(
             ));
         }
         let shard = opts.shard;
-        let tasks: Vec<(usize, u64)> = (next.from..next.to)
-            .filter(|&p| shard.owns(p))
-            .flat_map(|p| next.matchups.iter().map(move |&m| (m, p)))
-            .filter(|&(m, p)| scores[m].get(p as usize).copied().flatten().is_none())
+        let tasks: Vec<(usize, u64)> = stage_tasks
+            .iter()
+            .copied()
+            .filter(|&(m, p)| shard.owns(p) && !logged(&scores, (m, p)))
             .collect();
         let label = format!("stage {}", next.number);
         session.play(

@@ -56,12 +56,7 @@ impl StagePlanner for Toy {
                 (from..to).all(|p| scores[m].get(p as usize).copied().flatten().is_some())
             });
             if !complete {
-                return Ok(Some(StagePairs {
-                    number: stage,
-                    from,
-                    to,
-                    matchups: active,
-                }));
+                return Ok(Some(StagePairs::uniform(stage, from, to, &active)));
             }
             active.retain(|&m| m != 0);
             if active.is_empty() {

@@ -118,12 +118,9 @@ impl StagePlanner for AdaptiveStudy {
         if let Some(problem) = self.unscheduled(scores, &history) {
             return Err(problem);
         }
-        Ok(history.next.map(|s| StagePairs {
-            number: s.number,
-            from: s.from,
-            to: s.to,
-            matchups: s.matchups,
-        }))
+        Ok(history
+            .next
+            .map(|s| StagePairs::uniform(s.number, s.from, s.to, &s.matchups)))
     }
 }
 

@@ -6,13 +6,13 @@
 
 use std::path::PathBuf;
 
-use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::experiment::Program;
+use pocketlab_selfplay::{Experiment, PairScores};
 
 use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
-use super::read::{common_experiment, log_error, read_games};
-use super::{balance, calibration, colours, groups, matchups, wording};
+use super::read::{GamesSummary, common_experiment, log_error, read_games};
+use super::{balance, calibration, colours, groups, matchups, value_scale, wording};
 use pocketlab_stats::{ConfidenceLevel, EquivalenceTest};
 
 pub use super::read::{ReportError, experiment_of};
@@ -73,6 +73,22 @@ fn eval_values(exp: &Experiment) -> Vec<EvalPieceValues> {
     out
 }
 
+/// Each matchup's logged pair results in pair order, as the runner's
+/// planners read them.
+fn logged_scores(exp: &Experiment, games: &GamesSummary) -> PairScores {
+    (0..exp.matchups.len())
+        .map(|m| {
+            let logged = games.matchups.get(&(m as u64));
+            let end = logged
+                .and_then(|c| c.pair_scores.keys().next_back())
+                .map_or(0, |&p| p + 1);
+            (0..end)
+                .map(|p| logged.and_then(|c| c.pair_scores.get(&p).copied()))
+                .collect()
+        })
+        .collect()
+}
+
 /// Build the report for the logs in `dirs` (all of one experiment). A
 /// damaged file is reported by name.
 pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report, ReportError> {
@@ -102,18 +118,9 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     // never scheduled (a synthetic log, logs of another experiment merged
     // in) make it a fixed-sample report, and a note says why.
     let mut off_design = None;
+    let scores = logged_scores(&exp, &games);
+    let value_scale = value_scale::value_scale(&exp, &scores);
     let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
-        let scores: Vec<Vec<Option<u8>>> = (0..exp.matchups.len())
-            .map(|m| {
-                let logged = games.matchups.get(&(m as u64));
-                let end = logged
-                    .and_then(|c| c.pair_scores.keys().next_back())
-                    .map_or(0, |&p| p + 1);
-                (0..end)
-                    .map(|p| logged.and_then(|c| c.pair_scores.get(&p).copied()))
-                    .collect()
-            })
-            .collect();
         let history = study.replay(&scores);
         if let Some(problem) = study.unscheduled(&scores, &history) {
             off_design = Some(problem);
@@ -184,6 +191,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         pocket_use,
         colour_values,
         adaptive,
+        value_scale,
         training: None,
     })
 }

@@ -19,7 +19,9 @@ pub mod model;
 pub mod proposal;
 pub(crate) mod read;
 pub mod render;
+pub mod scale_study;
 pub mod synthetic;
+mod value_scale;
 mod wording;
 
 pub use model::Report;

@@ -4,6 +4,13 @@
 
 use serde::Serialize;
 
+mod scale;
+
+pub use scale::{
+    ScaleAdjacent, ScaleConsistency, ScaleDesign, ScalePiece, ScaleTable, ScaleTarget, ScaleUnit,
+    ValueScale,
+};
+
 /// Where the report came from, for reproduction.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExperimentInfo {
@@ -627,6 +634,8 @@ pub struct Report {
     pub colour_values: Option<ColourValues>,
     /// Present for a study under the sequential-equivalence design.
     pub adaptive: Option<AdaptiveSummary>,
+    /// Present for an experiment with a value scale.
+    pub value_scale: Option<ValueScale>,
     /// Caveats a reader must know (assumed calibration, small samples…).
     pub notes: Vec<String>,
     /// Present when the report belongs to a training run.

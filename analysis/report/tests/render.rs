@@ -389,6 +389,7 @@ fn example_report() -> Report {
         .collect(),
         colour_values: None,
         adaptive: None,
+        value_scale: None,
         notes: vec![
             "Engines searched 10,000 nodes per move; stronger play may value pieces differently.".into(),
             "The super bishop played half as many games as the others.".into(),
@@ -527,6 +528,7 @@ fn empty_report() -> Report {
         pocket_use: Vec::new(),
         colour_values: None,
         adaptive: None,
+        value_scale: None,
         notes: Vec::new(),
         training: None,
     }

@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 use clap::Args;
 use pocketlab_selfplay::{
-    DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, RunSummary, Shard, check_memory, run,
-    run_stages,
+    DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, RunSummary, Shard, StagePlanner,
+    check_memory, run, run_stages,
 };
 
 use pocketlab_report::adaptive::AdaptiveStudy;
+use pocketlab_report::scale_study::ScaleStudy;
 
 /// The default experiment `cargo run --release` plays: a small but real
 /// class-equivalence study (see `configs/experiments/default.toml`).
@@ -27,7 +28,7 @@ pub struct RunArgs {
     /// Play only part I of N of the schedule (pairs with index % N == I).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
-    /// Sequential design: play only stage K (1-based; with --shard, this
+    /// Staged designs: play only stage K (1-based; with --shard, this
     /// shard's part of it), after checking the stages before it are
     /// complete in the log. A stage past the end of the study does nothing.
     #[arg(long, value_name = "K")]
@@ -113,11 +114,12 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf, Played)> {
             m.name, exp.armies[m.a].name, exp.armies[m.b].name
         );
     }
-    let summary = match AdaptiveStudy::of(&exp) {
-        Some(study) => run_stages(&exp, &options, &study, args.stage, &interrupt),
+    let summary = match stage_planner(&exp) {
+        Some(planner) => run_stages(&exp, &options, planner.as_ref(), args.stage, &interrupt),
         None if args.stage.is_some() => {
             anyhow::bail!(
-                "--stage is for experiments with design = \"sequential-equivalence\" in [stop]"
+                "--stage is for experiments with design = \"sequential-equivalence\" or \
+                 \"value-scale\" in [stop]"
             )
         }
         None => run(&exp, &options, &interrupt),
@@ -141,6 +143,14 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf, Played)> {
         );
     }
     Ok((exp, out_dir, stage_outcome(&summary, options.shard)))
+}
+
+/// The planner of a study played in stages, if `exp` is one.
+pub fn stage_planner(exp: &Experiment) -> Option<Box<dyn StagePlanner>> {
+    if let Some(study) = AdaptiveStudy::of(exp) {
+        return Some(Box::new(study));
+    }
+    ScaleStudy::of(exp).map(|study| Box::new(study) as Box<dyn StagePlanner>)
 }
 
 /// Where a staged study stands after this run, said on stderr.

@@ -1,6 +1,8 @@
-//! `pocketlab stages`: the stages of a study under the sequential design,
-//! and (with a log) where it stands. The last line is the number of stages
-//! alone, for scripts that submit one job per stage.
+//! `pocketlab stages`: the stages of a study under the sequential design
+//! or the value-scale design, and (with a log) where it stands. The last
+//! line is the number of stages alone (for the value-scale design, whose
+//! stages are planned one at a time, the most it can take), for scripts
+//! that submit one job per stage.
 
 use std::path::PathBuf;
 
@@ -11,6 +13,8 @@ use pocketlab_selfplay::pair_scores;
 
 use super::run::load_experiment;
 use pocketlab_report::adaptive::AdaptiveStudy;
+use pocketlab_report::scale_study::{ScaleEnd, ScaleStudy};
+use pocketlab_selfplay::Experiment;
 
 #[derive(Debug, Args)]
 pub struct StagesArgs {
@@ -23,9 +27,13 @@ pub struct StagesArgs {
 
 pub fn run(args: &StagesArgs) -> anyhow::Result<()> {
     let exp = load_experiment(args.experiment.as_deref())?;
+    if let Some(study) = ScaleStudy::of(&exp) {
+        return value_scale_stages(args, &exp, &study);
+    }
     let study = AdaptiveStudy::of(&exp).with_context(|| {
         format!(
-            "experiment {}: [stop] does not use design = \"sequential-equivalence\": it has no stages",
+            "experiment {}: [stop] does not use design = \"sequential-equivalence\" or \
+             \"value-scale\": it has no stages",
             exp.name
         )
     })?;
@@ -60,5 +68,69 @@ pub fn run(args: &StagesArgs) -> anyhow::Result<()> {
         }
     }
     println!("{}", looks.len());
+    Ok(())
+}
+
+/// The value-scale design: its stages are planned one at a time from the
+/// log, so what is said is how, where the study stands, and the most
+/// stages it can take.
+fn value_scale_stages(
+    args: &StagesArgs,
+    exp: &Experiment,
+    study: &ScaleStudy,
+) -> anyhow::Result<()> {
+    let stop = study.stop();
+    let options = &stop.allocation;
+    let matchups = study.plan().matchups.len();
+    println!(
+        "stage 1: the warm-up, pairs 0 to {} of each of the {matchups} matchups",
+        options.warmup_pairs.min(options.max_pairs) - 1
+    );
+    println!(
+        "later stages: up to {} blocks of {} pairs, given to the matchups that most narrow the \
+         widest interval above its target (neighbour differences to ±{} pawns, the pawn unit to \
+         ±{}%), planned from the log of the stages before; up to {} pairs per matchup{}",
+        options.blocks,
+        options.block_pairs,
+        stop.targets.adjacent_half_width,
+        stop.targets.unit_relative_half_width * 100.0,
+        options.max_pairs,
+        stop.budget_games
+            .map(|b| format!(", {b} games in all"))
+            .unwrap_or_default()
+    );
+    if let Some(log) = &args.log {
+        let scores = pair_scores(exp, &read_games(log)?);
+        let history = study.replay(&scores).map_err(|e| {
+            anyhow::anyhow!("{}: the log does not follow the design: {e}", log.display())
+        })?;
+        let met = history.allocation.checks.iter().filter(|c| c.met).count();
+        let targets = history.allocation.checks.len();
+        match (&history.next, history.end) {
+            (Some(s), _) => println!(
+                "{}: {} stages complete ({} games, {met} of {targets} targets met); stage {} is \
+                 next, {} pairs of {} matchups",
+                log.display(),
+                history.stages_done,
+                history.games,
+                s.number,
+                s.ranges.iter().map(|r| r.to - r.from).sum::<u64>(),
+                s.ranges.len()
+            ),
+            (None, end) => println!(
+                "{}: the study is over after {} stages ({} games): {}",
+                log.display(),
+                history.stages_done,
+                history.games,
+                match end {
+                    Some(ScaleEnd::TargetsMet) => "every piece valued, every target met",
+                    Some(ScaleEnd::Budget) => "the budget is spent",
+                    Some(ScaleEnd::Caps) => "the matchups that could help are at max_pairs",
+                    _ => "no matchup of the plan can narrow the targets left",
+                }
+            ),
+        }
+    }
+    println!("{}", study.most_stages());
     Ok(())
 }

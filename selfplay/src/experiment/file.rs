@@ -224,12 +224,27 @@ pub enum DesignName {
     /// Looks every `look_every` pairs up to `max_pairs`, each matchup
     /// stopped once decided, within `budget_games`.
     SequentialEquivalence,
+    /// Every piece on one value scale: a warm-up of every matchup, then
+    /// stages planned from the fit so far until every precision target is
+    /// met, within `max_pairs` per matchup and `budget_games`.
+    ValueScale,
+}
+
+impl DesignName {
+    /// The name as an experiment file writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Fixed => "fixed",
+            Self::SequentialEquivalence => "sequential-equivalence",
+            Self::ValueScale => "value-scale",
+        }
+    }
 }
 
 #[derive(Deserialize, Debug, Clone, Default)]
 #[serde(deny_unknown_fields)]
 pub struct StopFile {
-    /// `fixed` (default) or `sequential-equivalence`.
+    /// `fixed` (default), `sequential-equivalence` or `value-scale`.
     pub design: Option<DesignName>,
     /// Game pairs per matchup (the most, with SPRT).
     pub pairs: Option<u64>,
@@ -246,6 +261,14 @@ pub struct StopFile {
     /// Stop the calibration once no undecided pair of pieces has more
     /// than this chance of an equivalence verdict by its cap.
     pub calibration_futility: Option<f64>,
+    /// The value-scale design: pairs every matchup plays first, pairs in a
+    /// block, blocks in a stage, the largest half-width of a neighbour
+    /// difference (pawns) and of the pawn unit (a share of its value).
+    pub warmup_pairs: Option<u64>,
+    pub block_pairs: Option<u64>,
+    pub stage_blocks: Option<u64>,
+    pub adjacent_half_width: Option<f64>,
+    pub unit_precision: Option<f64>,
 }
 
 #[derive(Deserialize, Debug, Clone)]

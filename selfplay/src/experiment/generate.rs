@@ -1,12 +1,42 @@
 //! Generators: the armies and matchups of the lab's standard questions.
 
 use pocketlab_core::{Color, PieceType, Position, Square, Variant};
+use pocketlab_stats::value_scale::PieceRef;
 
 use super::file::GeneratorFile;
 use super::{Army, Ctx, EngineSettings, ExperimentError, Matchup, army_index, piece_letter};
 
+/// The value scale a `value-scale` generator lays out: its pieces, and the
+/// piece each side of each of its matchups has on the exchanged square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScalePlan {
+    /// The square whose piece is exchanged (White's view).
+    pub square: Square,
+    /// The pieces on the scale by index: the pawn (the unit, by pawn
+    /// odds), then the placed pieces in the order of the variant's values.
+    pub pieces: Vec<PieceType>,
+    /// The pawn's index in `pieces`.
+    pub pawn: usize,
+    /// Per matchup on the scale: its index among the experiment's
+    /// matchups, army A's piece and army B's (`PieceRef::Nothing`: the
+    /// square, or the pawn's, is empty).
+    pub matchups: Vec<(usize, PieceRef, PieceRef)>,
+}
+
+impl ScalePlan {
+    /// What matchup `m` of the experiment compares, if it is on the scale.
+    pub fn sides(&self, m: usize) -> Option<(PieceRef, PieceRef)> {
+        self.matchups
+            .iter()
+            .find(|&&(i, _, _)| i == m)
+            .map(|&(_, a, b)| (a, b))
+    }
+}
+
 /// Add the armies and matchups a generator describes. Armies with the same
-/// name and setup are shared between generators.
+/// name and setup are shared between generators. A value-scale generator
+/// also lays out `scale` (one per experiment).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn expand(
     cx: &Ctx<'_>,
     variant: &Variant,
@@ -15,6 +45,7 @@ pub(super) fn expand(
     engine: &EngineSettings,
     armies: &mut Vec<Army>,
     matchups: &mut Vec<Matchup>,
+    scale: &mut Option<ScalePlan>,
 ) -> Result<(), ExperimentError> {
     let named: Vec<usize> = match generator {
         GeneratorFile::ValueScale {
@@ -24,14 +55,23 @@ pub(super) fn expand(
             odds,
             pawn_odds,
         } => {
-            let scale = ScaleFile {
+            if scale.is_some() {
+                return Err(cx.err(
+                    key,
+                    "a second value-scale generator: an experiment holds one value scale",
+                ));
+            }
+            let file = ScaleFile {
                 square,
                 pieces: pieces.as_deref(),
                 neighbours: *neighbours,
                 odds: *odds,
                 pawn_odds,
             };
-            return value_scale(cx, variant, key, &scale, engine, armies, matchups);
+            *scale = Some(value_scale(
+                cx, variant, key, &file, engine, armies, matchups,
+            )?);
+            return Ok(());
         }
         GeneratorFile::ClassEquivalence {
             class,
@@ -171,7 +211,7 @@ fn value_scale(
     engine: &EngineSettings,
     armies: &mut Vec<Army>,
     matchups: &mut Vec<Matchup>,
-) -> Result<(), ExperimentError> {
+) -> Result<ScalePlan, ExperimentError> {
     let start = Position::start(variant);
     let square = scale_square(cx, key, variant, &start, scale.square)?;
     let mut pieces = scale_pieces(cx, key, variant, scale.pieces)?;
@@ -205,33 +245,58 @@ fn value_scale(
         pocket: Vec::new(),
         engine: engine.clone(),
     };
+    // Piece `i` of the scale is `pieces[i - 1]`: index 0 is the pawn.
+    let mut on_scale = Vec::new();
     if scale.odds > 0 {
         let empty = add_army(cx, key, armies, empty)?;
-        for &a in on_square.iter().take(usize::from(scale.odds)) {
-            add_matchup(armies, a, empty, matchups);
+        for (i, &a) in on_square.iter().enumerate().take(usize::from(scale.odds)) {
+            let m = add_matchup(armies, a, empty, matchups);
+            on_scale.push((m, PieceRef::Piece(i + 1), PieceRef::Nothing));
         }
     }
     for (i, &lower) in on_square.iter().enumerate() {
-        for &upper in on_square
+        for (j, &upper) in on_square
             .iter()
+            .enumerate()
             .skip(i + 1)
             .take(usize::from(scale.neighbours))
         {
-            add_matchup(armies, upper, lower, matchups);
+            let m = add_matchup(armies, upper, lower, matchups);
+            on_scale.push((m, PieceRef::Piece(j + 1), PieceRef::Piece(i + 1)));
         }
     }
+    let pawn_key = format!("{key}.pawn_odds");
     let pawn_odds = GeneratorFile::PawnOdds {
         square: scale.pawn_odds.to_owned(),
     };
+    let mut none = None;
     expand(
-        cx,
-        variant,
-        &format!("{key}.pawn_odds"),
-        &pawn_odds,
-        engine,
-        armies,
-        matchups,
-    )
+        cx, variant, &pawn_key, &pawn_odds, engine, armies, matchups, &mut none,
+    )?;
+    // The pawn-odds generator's one matchup: the base army against itself
+    // a pawn down.
+    let calibration_name = format!("base-vs-pawn-odds-{}", scale.pawn_odds);
+    let calibration = matchups
+        .iter()
+        .position(|m| m.name == calibration_name)
+        .ok_or_else(|| cx.err(&pawn_key, "the pawn-odds matchup is missing"))?;
+    on_scale.push((calibration, PieceRef::Piece(0), PieceRef::Nothing));
+    let pawn_square: Square = scale
+        .pawn_odds
+        .parse()
+        .map_err(|e: pocketlab_core::ParseSquareError| cx.err(&pawn_key, e.to_string()))?;
+    let pawn = start
+        .piece_at(pawn_square)
+        .map(|p| p.kind)
+        .ok_or_else(|| cx.err(&pawn_key, "no pawn"))?;
+    on_scale.sort_by_key(|&(m, _, _)| m);
+    on_scale.dedup_by_key(|&mut (m, _, _)| m);
+    Ok(ScalePlan {
+        square,
+        pieces: std::iter::once(pawn).chain(pieces).collect(),
+        pawn: 0,
+        matchups: on_scale,
+    })
 }
 
 /// The square a value scale exchanges pieces on: it holds one of White's
@@ -379,17 +444,24 @@ fn round_robin(armies: &[Army], indices: &[usize], matchups: &mut Vec<Matchup>) 
     }
 }
 
-/// Army `a` against army `b`, unless that matchup is already listed.
-fn add_matchup(armies: &[Army], a: usize, b: usize, matchups: &mut Vec<Matchup>) {
+/// Army `a` against army `b`, unless that matchup is already listed: its
+/// index.
+fn add_matchup(armies: &[Army], a: usize, b: usize, matchups: &mut Vec<Matchup>) -> usize {
     let name = format!("{}-vs-{}", armies[a].name, armies[b].name);
-    if !matchups.iter().any(|m| m.name == name) {
-        matchups.push(Matchup { name, a, b });
+    match matchups.iter().position(|m| m.name == name) {
+        Some(i) => i,
+        None => {
+            matchups.push(Matchup { name, a, b });
+            matchups.len() - 1
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
+
+    use pocketlab_stats::value_scale::PieceRef;
 
     use super::super::{Experiment, pieces_exchanged, start_fen};
 
@@ -518,6 +590,140 @@ mod tests {
                 assert!(joined.contains(&i), "{} is not on the scale", army.name);
             }
         }
+    }
+
+    fn scale_study(stop: &str) -> Result<Experiment, super::ExperimentError> {
+        scale_experiment(&format!(
+            "pieces = \"NBR\"\n[stop]\ndesign = \"value-scale\"\n{stop}"
+        ))
+    }
+
+    #[test]
+    fn a_value_scale_lays_out_its_pieces_and_matchups() {
+        let exp = scale_study("max_pairs = 50").unwrap();
+        let plan = exp.scale.as_ref().unwrap();
+        let letters: String = plan.pieces.iter().map(|&t| exp.variant.letter(t)).collect();
+        assert_eq!((letters.as_str(), plan.pawn), ("PNBR", 0));
+        // Every matchup is on the scale, each named by its two pieces.
+        assert_eq!(plan.matchups.len(), exp.matchups.len());
+        let name = |r: PieceRef| match r {
+            PieceRef::Piece(i) => format!("{}@b1", exp.variant.letter(plan.pieces[i])),
+            PieceRef::Nothing => "none@b1".to_owned(),
+        };
+        for (m, matchup) in exp.matchups.iter().enumerate() {
+            let (a, b) = plan.sides(m).unwrap();
+            if a == PieceRef::Piece(0) {
+                assert_eq!(
+                    (matchup.name.as_str(), b),
+                    ("base-vs-pawn-odds-f2", PieceRef::Nothing)
+                );
+            } else {
+                assert_eq!(matchup.name, format!("{}-vs-{}", name(a), name(b)));
+            }
+        }
+        let stop = exp.stop.value_scale().unwrap();
+        assert_eq!(
+            (
+                stop.allocation.max_pairs,
+                stop.allocation.warmup_pairs,
+                stop.allocation.block_pairs
+            ),
+            (50, 20, 10)
+        );
+        assert!(exp.stop.staged() && exp.stop.sequential().is_none());
+        assert_eq!(exp.stop.pairs, 50);
+        // At most every matchup's pairs, or the budget when smaller.
+        assert_eq!(exp.max_games(), 6 * 50 * 2);
+        let budgeted = scale_study("max_pairs = 50\nbudget_games = 300").unwrap();
+        assert_eq!(budgeted.max_games(), 300);
+    }
+
+    #[test]
+    fn bad_value_scale_stops_name_their_key() {
+        for (stop, key, why) in [
+            ("", "stop.max_pairs", "needs max_pairs"),
+            ("max_pairs = 0", "stop.max_pairs", "zero game pairs"),
+            (
+                "max_pairs = 10\nwarmup_pairs = 11",
+                "stop.warmup_pairs",
+                "between 1 and max_pairs",
+            ),
+            (
+                "max_pairs = 10\nwarmup_pairs = 0",
+                "stop.warmup_pairs",
+                "between 1 and max_pairs",
+            ),
+            (
+                "max_pairs = 10\nblock_pairs = 20",
+                "stop.block_pairs",
+                "between 1 and max_pairs",
+            ),
+            (
+                "max_pairs = 10\nstage_blocks = 0",
+                "stop.stage_blocks",
+                "between 1 and",
+            ),
+            (
+                "max_pairs = 10\nadjacent_half_width = 0",
+                "stop.adjacent_half_width",
+                "between 0 and 10",
+            ),
+            (
+                "max_pairs = 10\nadjacent_half_width = nan",
+                "stop.adjacent_half_width",
+                "between 0 and 10",
+            ),
+            (
+                "max_pairs = 10\nunit_precision = 1.5",
+                "stop.unit_precision",
+                "between 0 and 1",
+            ),
+            (
+                "max_pairs = 10\nbudget_games = 100",
+                "stop.budget_games",
+                "warm-up",
+            ),
+            (
+                "max_pairs = 10\npairs = 10",
+                "stop.pairs",
+                "design = \"fixed\"",
+            ),
+            (
+                "max_pairs = 10\nlook_every = 2",
+                "stop.look_every",
+                "design = \"sequential-equivalence\"",
+            ),
+            (
+                "max_pairs = 10\nsprt = { elo0 = 0, elo1 = 5 }",
+                "stop.sprt",
+                "not to design = \"value-scale\"",
+            ),
+        ] {
+            let e = scale_study(stop).unwrap_err();
+            assert_eq!(e.key, key, "{stop}: {e}");
+            assert!(e.reason.contains(why), "{stop}: {e}");
+            assert_eq!(e.file, "t.toml");
+        }
+        // Keys of the value-scale design under another design.
+        let e =
+            scale_experiment("pieces = \"NBR\"\n[stop]\npairs = 4\nwarmup_pairs = 2").unwrap_err();
+        assert_eq!(e.key, "stop.warmup_pairs", "{e}");
+        assert!(e.reason.contains("design = \"value-scale\""), "{e}");
+        // The design needs a value scale, and only its matchups.
+        let text = "name = \"t\"\nvariant = \"pocket-mutation\"\nseed = 1\n\
+                    [stop]\ndesign = \"value-scale\"\nmax_pairs = 10\n\
+                    [[generators]]\nkind = \"pawn-odds\"\n";
+        let e = Experiment::parse("t.toml", text, Path::new(".")).unwrap_err();
+        assert_eq!(e.key, "stop.design", "{e}");
+        assert!(e.reason.contains("kind = \"value-scale\""), "{e}");
+        let e =
+            scale_study("max_pairs = 10\n[[generators]]\nkind = \"class-equivalence\"\nclass = 2")
+                .unwrap_err();
+        assert_eq!(e.key, "stop.design", "{e}");
+        assert!(e.reason.contains("not on the scale"), "{e}");
+        let e = scale_experiment("[[generators]]\nkind = \"value-scale\"").unwrap_err();
+        assert_eq!(e.key, "generators[2]", "{e}");
+        assert!(e.reason.contains("one value scale"), "{e}");
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! openings, adjudication and a stop rule (a number of game pairs, an SPRT,
 //! or the sequential-equivalence design).
 //! Generators write the armies and matchups for the lab's questions:
-//! `class-equivalence`, `imbalance`, `pawn-odds` and `round-robin`.
+//! `class-equivalence`, `imbalance`, `pawn-odds`, `round-robin` and
+//! `value-scale`.
 
 mod army;
 mod engine;
@@ -30,7 +31,8 @@ pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
 pub use engine::{DEFAULT_NODES, EngineSettings, Program};
 pub use file::DesignName;
 use file::{AdjudicationFile, EngineFile, ExperimentFile, LogFile};
-pub use stop::{StopDesign, StopRule};
+pub use generate::ScalePlan;
+pub use stop::{ScaleStop, StopDesign, StopRule};
 
 use crate::files::read_text;
 use crate::hash::stable_hash;
@@ -57,6 +59,8 @@ pub mod limits {
     pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
     /// Looks of a sequential design (stages of a study).
     pub const MAX_LOOKS: usize = 1000;
+    /// Blocks of pairs in one stage of a value-scale study.
+    pub const MAX_STAGE_BLOCKS: u64 = 1000;
     /// A published difference between two armies, pawns either way.
     pub const MAX_PUBLISHED_PAWNS: f64 = 100.0;
 }
@@ -142,6 +146,9 @@ pub struct Experiment {
     pub seed: u64,
     pub armies: Vec<Army>,
     pub matchups: Vec<Matchup>,
+    /// The value scale of a `value-scale` generator, if the experiment has
+    /// one.
+    pub scale: Option<ScalePlan>,
     /// Published estimates of matchups' differences, in file order.
     pub published: Vec<PublishedDifference>,
     pub openings: Openings,
@@ -424,6 +431,7 @@ impl Experiment {
             )?);
         }
         let mut matchups = Vec::new();
+        let mut scale = None;
         for (i, g) in f.generators.iter().enumerate() {
             generate::expand(
                 &cx,
@@ -433,6 +441,7 @@ impl Experiment {
                 &default_engine,
                 &mut armies,
                 &mut matchups,
+                &mut scale,
             )?;
         }
         let published = listed_matchups(&cx, &f, &armies, &mut matchups)?;
@@ -442,7 +451,7 @@ impl Experiment {
         let adjudication = adjudication(&cx, &f.adjudication)?;
         const _: () = assert!(limits::MAX_PAIRS <= GameId::MAX_PAIRS);
         const _: () = assert!(limits::MAX_MATCHUPS as u64 <= GameId::MAX_MATCHUPS);
-        let stop = stop::stop_rule(&cx, &f.stop, matchups.len())?;
+        let stop = stop::stop_rule(&cx, &f.stop, matchups.len(), scale.as_ref())?;
         let log = log_settings(&cx, &f.log)?;
         Ok(Experiment {
             name: f.name.clone(),
@@ -453,6 +462,7 @@ impl Experiment {
             seed: f.seed,
             armies,
             matchups,
+            scale,
             published,
             openings,
             adjudication,
@@ -474,9 +484,13 @@ impl Experiment {
             .filter(|m| plays_alike(&self.variant, &self.armies[m.a], &self.armies[m.b]))
     }
 
-    /// Total games if every matchup plays all its pairs.
+    /// The most games the experiment plays: every matchup all its pairs,
+    /// or a staged design's budget when that is smaller.
     pub fn max_games(&self) -> u64 {
-        self.matchups.len() as u64 * self.stop.pairs * 2
+        let every_pair = self.matchups.len() as u64 * self.stop.pairs * 2;
+        self.stop
+            .budget_games()
+            .map_or(every_pair, |budget| every_pair.min(budget))
     }
 
     /// The most memory the engines' hash tables take at once with

@@ -29,7 +29,6 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
         .training
         .as_ref()
         .is_some_and(|t| t.proposal.is_some());
-    type Table = Option<Result<Vec<u8>, csv::Error>>;
     let tables: [(&str, Table); 14] = [
         ("looks", adaptive.then(|| table(&looks(report)))),
         ("matchups", Some(table(&matchups(report)))),
@@ -64,7 +63,19 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
             proposal.then(|| table(&proposed_classes(report))),
         ),
     ];
-    let mut paths = Vec::with_capacity(tables.len());
+    write_tables(dir, tables)
+}
+
+/// A table's CSV bytes, or `None` when the report has no such table.
+pub(super) type Table = Option<Result<Vec<u8>, csv::Error>>;
+
+/// Writes each named table that is present and removes an old copy of each
+/// that is not; returns the paths written.
+pub(super) fn write_tables(
+    dir: &Path,
+    tables: impl IntoIterator<Item = (&'static str, Table)>,
+) -> Result<Vec<PathBuf>, RenderError> {
+    let mut paths = Vec::new();
     for (name, bytes) in tables {
         let path = dir.join(format!("{name}.csv"));
         match bytes {
@@ -84,7 +95,7 @@ pub(super) fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Ren
 
 /// Rows as CSV, the header from the row type's field names (also for an
 /// empty table: serde names the fields only while serializing a record).
-fn table<R: Serialize + Default>(rows: &[R]) -> Result<Vec<u8>, csv::Error> {
+pub(super) fn table<R: Serialize + Default>(rows: &[R]) -> Result<Vec<u8>, csv::Error> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     if rows.is_empty() {
         let mut probe = csv::Writer::from_writer(Vec::new());
@@ -104,7 +115,7 @@ fn table<R: Serialize + Default>(rows: &[R]) -> Result<Vec<u8>, csv::Error> {
 
 /// A number for machines: full precision, an empty cell when not finite.
 #[derive(Clone, Copy, Debug, Default)]
-struct Num(f64);
+pub(super) struct Num(pub f64);
 
 impl Serialize for Num {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

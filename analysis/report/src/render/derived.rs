@@ -13,6 +13,7 @@ pub(super) const POCKET_USE: &str = "pocket-use";
 pub(super) const COLOUR_MAP: &str = "colour-map";
 pub(super) const TRAINING_VALUES: &str = "training-values";
 pub(super) const TRAINING_CONVERGENCE: &str = "training-convergence";
+pub(super) const VALUE_SCALE: &str = "value-scale";
 
 /// One file-name key per group, in order: `group-<class>` for a class
 /// group, else `group-<position>`; made unique if two groups collide.

@@ -22,6 +22,7 @@ mod format;
 mod html;
 mod markdown;
 mod plots;
+mod scale_csv;
 mod sections;
 
 use std::path::{Path, PathBuf};
@@ -42,6 +43,9 @@ pub struct RenderedReport {
     pub plots: Vec<PathBuf>,
     /// Every CSV table written (`tables/<name>.csv`).
     pub tables: Vec<PathBuf>,
+    /// `proposed-classes.toml`: the class table a value scale supports
+    /// best, as a variant file (written only for such a report).
+    pub proposed_variant: Option<PathBuf>,
 }
 
 /// Writes the whole report into `out_dir` (created if missing):
@@ -58,7 +62,9 @@ pub fn write_report(report: &Report, out_dir: &Path) -> Result<RenderedReport, R
     }
 
     let rendered_plots = plots::render_all(report, &plot_dir)?;
-    let tables = csv::write_all(report, &table_dir)?;
+    let mut tables = csv::write_all(report, &table_dir)?;
+    tables.extend(scale_csv::write_all(report, &table_dir)?);
+    let proposed_variant = write_proposed_variant(report, out_dir)?;
 
     let document = sections::build(report);
     let html_path = out_dir.join("report.html");
@@ -80,5 +86,29 @@ pub fn write_report(report: &Report, out_dir: &Path) -> Result<RenderedReport, R
             .flat_map(|p| [p.png.clone(), p.svg.clone()])
             .collect(),
         tables,
+        proposed_variant,
     })
+}
+
+/// The file name of the proposed class table, beside the report.
+pub const PROPOSED_CLASSES: &str = "proposed-classes.toml";
+
+/// Writes the value scale's proposed variant file, or removes an old one
+/// when the report has none.
+fn write_proposed_variant(report: &Report, out_dir: &Path) -> Result<Option<PathBuf>, RenderError> {
+    let path = out_dir.join(PROPOSED_CLASSES);
+    match report
+        .value_scale
+        .as_ref()
+        .and_then(|s| s.proposed_variant.as_ref())
+    {
+        Some(text) => {
+            pocketlab_selfplay::files::replace_whole(&path, text.as_bytes())?;
+            Ok(Some(path))
+        }
+        None => {
+            files::remove_stale(&path)?;
+            Ok(None)
+        }
+    }
 }

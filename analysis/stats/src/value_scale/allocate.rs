@@ -31,7 +31,9 @@
 //! Predicted half-widths are the delta method's, scaled by each target's
 //! current ratio of Fieller's half-width to it; while the unit is not shown
 //! positive (every figure in pawns unbounded), the unit's variance is the
-//! target. The rule is deterministic: ties go to the lower index.
+//! target. A matchup at [`AllocationOptions::max_pairs`] gets no more
+//! blocks (its last is cut to the cap), so the batch goes to the next best
+//! matchup. The rule is deterministic: ties go to the lower index.
 //!
 //! The intervals are fixed-sample intervals; a design that stops when they
 //! are narrow enough reports them as such.
@@ -69,15 +71,20 @@ pub struct AllocationOptions {
     pub blocks: usize,
     /// Pairs every planned matchup plays before the rule applies.
     pub warmup_pairs: u64,
+    /// Pairs a matchup may reach at most: a matchup at its cap gets no
+    /// more, and its last block is cut to the cap.
+    pub max_pairs: u64,
 }
 
 impl Default for AllocationOptions {
-    /// Batches of 8 blocks of 10 pairs, after 20 pairs of every matchup.
+    /// Batches of 8 blocks of 10 pairs, after 20 pairs of every matchup;
+    /// no cap.
     fn default() -> Self {
         Self {
             block_pairs: 10,
             blocks: 8,
             warmup_pairs: 20,
+            max_pairs: u64::MAX,
         }
     }
 }
@@ -147,8 +154,8 @@ pub enum AllocationError {
     /// A goal that is not finite and positive.
     #[error("precision goals must be finite and positive")]
     Targets,
-    /// Zero pairs per block, blocks per batch or warm-up pairs.
-    #[error("blocks, pairs per block and warm-up pairs must be at least 1")]
+    /// Zero pairs per block, blocks per batch, warm-up pairs or cap.
+    #[error("blocks, pairs per block, warm-up pairs and the cap must be at least 1")]
     Options,
 }
 
@@ -193,7 +200,11 @@ pub fn next_matchups(
     if !(positive(targets.adjacent_half_width) && positive(targets.unit_relative_half_width)) {
         return Err(AllocationError::Targets);
     }
-    if options.block_pairs == 0 || options.blocks == 0 || options.warmup_pairs == 0 {
+    if options.block_pairs == 0
+        || options.blocks == 0
+        || options.warmup_pairs == 0
+        || options.max_pairs == 0
+    {
         return Err(AllocationError::Options);
     }
     let fit = fit_scale(pieces, plan, fit_options)?;
@@ -210,9 +221,10 @@ pub fn next_matchups(
         .enumerate()
         .filter_map(|(m, x)| {
             let played = x.counts.pairs().unwrap_or(u64::MAX);
-            (played < options.warmup_pairs).then(|| PlannedPairs {
+            let warmup = options.warmup_pairs.min(options.max_pairs);
+            (played < warmup).then(|| PlannedPairs {
                 matchup: m,
-                pairs: options.warmup_pairs - played,
+                pairs: warmup - played,
             })
         })
         .collect();
@@ -259,8 +271,9 @@ fn batch(
             .map(|i| g[i] * (0..k).map(|j| s[i * k + j] * g[j]).sum::<f64>())
             .sum()
     };
-    // Candidate matchups: joined to the empty square, with a variance.
-    let candidates: Vec<(usize, Vec<f64>, f64)> = plan
+    // Candidate matchups: joined to the empty square, with a variance per
+    // pair, and the pairs each has played.
+    let candidates: Vec<(usize, Vec<f64>, f64, u64)> = plan
         .iter()
         .zip(&fit.matchups)
         .enumerate()
@@ -273,8 +286,7 @@ fn batch(
                 }
             }
             let per_pair = e.fitted_std_error.powi(2) * e.pairs as f64;
-            (per_pair > 0.0 && per_pair.is_finite())
-                .then(|| (m, row, options.block_pairs as f64 / per_pair))
+            (per_pair > 0.0 && per_pair.is_finite()).then_some((m, row, per_pair, e.pairs))
         })
         .collect();
     let Some(u) = slot(PieceRef::Piece(fit.pawn)) else {
@@ -340,8 +352,14 @@ fn batch(
             break;
         }
         let g = &tracked[worst].gradient;
-        let mut best: Option<(usize, f64, Vec<f64>, f64)> = None;
-        for (m, row, dw) in &candidates {
+        let mut best: Option<(usize, f64, Vec<f64>, f64, u64)> = None;
+        for (m, row, per_pair, played) in &candidates {
+            let room = options.max_pairs.saturating_sub(played + chosen[*m]);
+            let pairs = options.block_pairs.min(room);
+            if pairs == 0 {
+                continue;
+            }
+            let dw = pairs as f64 / per_pair;
             let sx: Vec<f64> = (0..k)
                 .map(|i| (0..k).map(|j| sigma[i * k + j] * row[j]).sum())
                 .collect();
@@ -349,10 +367,10 @@ fn batch(
             let xsx: f64 = row.iter().zip(&sx).map(|(a, b)| a * b).sum();
             let gain = dw * gsx * gsx / (1.0 + dw * xsx);
             if gain > best.as_ref().map_or(0.0, |b| b.1) {
-                best = Some((*m, gain, sx, dw / (1.0 + dw * xsx)));
+                best = Some((*m, gain, sx, dw / (1.0 + dw * xsx), pairs));
             }
         }
-        let Some((m, _, sx, factor)) = best else {
+        let Some((m, _, sx, factor, pairs)) = best else {
             // No planned matchup moves this goal: leave it.
             tracked.remove(worst);
             continue;
@@ -362,7 +380,7 @@ fn batch(
                 sigma[i * k + j] -= factor * sx[i] * sx[j];
             }
         }
-        chosen[m] += options.block_pairs;
+        chosen[m] += pairs;
         given += 1;
     }
     chosen
@@ -510,6 +528,39 @@ mod tests {
         };
         let done = next_matchups(n, &played, &fo, &loose, &o).unwrap();
         assert!(done.met && done.next.is_empty());
+    }
+
+    #[test]
+    fn no_matchup_is_planned_past_its_cap() {
+        let model = ScaleModel::pmc_like(100.0);
+        let n = model.values.len();
+        let plan = ladder_plan(&model.values, 0, 300.0);
+        let (fo, t) = (ScaleOptions::new(0), Targets::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let played = model.play_plan(&plan, 30, &mut rng).unwrap();
+        // Capped at 35 pairs: at most 5 more for any matchup, and still
+        // the batch's 8 blocks handed out (cut to the cap).
+        let capped = AllocationOptions {
+            max_pairs: 35,
+            ..AllocationOptions::default()
+        };
+        let a = next_matchups(n, &played, &fo, &t, &capped).unwrap();
+        assert!(a.next.iter().all(|p| p.pairs <= 5), "{:?}", a.next);
+        assert_eq!(a.next.iter().map(|p| p.pairs).sum::<u64>(), 5 * 8);
+        // Every matchup at its cap: nothing more to play.
+        let full = AllocationOptions {
+            max_pairs: 30,
+            ..AllocationOptions::default()
+        };
+        let a = next_matchups(n, &played, &fo, &t, &full).unwrap();
+        assert!(a.next.is_empty() && !a.met && !a.warming_up);
+        // A warm-up longer than the cap stops at the cap.
+        let short = AllocationOptions {
+            max_pairs: 12,
+            ..AllocationOptions::default()
+        };
+        let first = next_matchups(n, &plan, &fo, &t, &short).unwrap();
+        assert!(first.warming_up && first.next.iter().all(|p| p.pairs == 12));
     }
 
     #[test]

@@ -200,6 +200,51 @@ pub fn partition_within(
     })
 }
 
+/// How often the evidence picks a given table (pieces by index, every
+/// valued piece in one class, none unvalued): the share of bootstrap
+/// draws in which [`partition`]'s table with as many classes is this one,
+/// as sets of pieces. A table that is not contiguous on the ladder is
+/// never picked.
+pub fn minimax_agreement(
+    fit: &ScaleFit,
+    classes: &[Vec<usize>],
+    options: &PartitionOptions,
+) -> Result<f64, PartitionError> {
+    let values = Values::new(fit, options)?;
+    let k = values.ids.len();
+    let wrong_size = PartitionError::Classes {
+        classes: classes.len(),
+        pieces: k,
+    };
+    let table: Vec<Vec<usize>> = classes
+        .iter()
+        .map(|c| {
+            c.iter()
+                .map(|&piece| values.ids.iter().position(|&i| i == piece))
+                .collect::<Option<Vec<usize>>>()
+        })
+        .collect::<Option<_>>()
+        .ok_or(PartitionError::NoValues)?;
+    let mut covered: Vec<usize> = table.iter().flatten().copied().collect();
+    covered.sort_unstable();
+    covered.dedup();
+    let members: usize = table.iter().map(Vec::len).sum();
+    if classes.is_empty() || classes.len() > k || covered.len() != k || members != k {
+        return Err(wrong_size);
+    }
+    let target = labels(&table, k);
+    let same = values
+        .draws(options)?
+        .iter()
+        .filter(|d| {
+            let sorted: Vec<f64> = d.order.iter().map(|&p| d.value[p]).collect();
+            let starts = minimax_classes(&sorted, classes.len()).unwrap_or_default();
+            labels(&classes_of(&d.order, &starts, k), k) == target
+        })
+        .count();
+    Ok(same as f64 / options.draws as f64)
+}
+
 /// The valued pieces' estimates (or a draw of them) on the table's scale.
 struct Draw {
     /// Values by position among the valued pieces.
@@ -305,6 +350,36 @@ impl<'a> Values<'a> {
         ok
     }
 
+    /// The fit's estimates, by position.
+    fn estimates(&self) -> Vec<f64> {
+        self.ids
+            .iter()
+            .map(|&i| self.fit.values[i].map_or(f64::NAN, |v| v.elo))
+            .collect()
+    }
+
+    /// The bootstrap draws of the values (seeded): multivariate normal
+    /// from the fit's estimates and covariance.
+    fn draws(&self, options: &PartitionOptions) -> Result<Vec<Draw>, PartitionError> {
+        let k = self.ids.len();
+        let estimates = self.estimates();
+        let chol =
+            Cholesky::new(&self.fit.covariance, k).map_err(|_| PartitionError::Covariance)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+        Ok((0..options.draws)
+            .map(|_| {
+                let z: Vec<f64> = (0..k).map(|_| standard_normal(&mut rng)).collect();
+                let elo: Vec<f64> = chol
+                    .correlate(&z)
+                    .iter()
+                    .zip(&estimates)
+                    .map(|(e, m)| m + e)
+                    .collect();
+                self.draw(elo)
+            })
+            .collect())
+    }
+
     /// The table `rule` gives on the estimates, and the share of draws on
     /// which it gives the same one.
     fn table(
@@ -313,29 +388,13 @@ impl<'a> Values<'a> {
         rule: impl Fn(&Draw) -> Vec<usize>,
     ) -> Result<ClassTable, PartitionError> {
         let k = self.ids.len();
-        let estimates: Vec<f64> = self
-            .ids
-            .iter()
-            .map(|&i| self.fit.values[i].map_or(f64::NAN, |v| v.elo))
-            .collect();
-        let at_estimates = self.draw(estimates.clone());
+        let at_estimates = self.draw(self.estimates());
         let starts = rule(&at_estimates);
         let classes = classes_of(&at_estimates.order, &starts, k);
         let table_labels = labels(&classes, k);
-        let chol =
-            Cholesky::new(&self.fit.covariance, k).map_err(|_| PartitionError::Covariance)?;
-        let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
         let mut same = 0usize;
         let mut class_same = vec![0usize; classes.len()];
-        for _ in 0..options.draws {
-            let z: Vec<f64> = (0..k).map(|_| standard_normal(&mut rng)).collect();
-            let elo: Vec<f64> = chol
-                .correlate(&z)
-                .iter()
-                .zip(&estimates)
-                .map(|(e, m)| m + e)
-                .collect();
-            let d = self.draw(elo);
+        for d in self.draws(options)? {
             let drawn = classes_of(&d.order, &rule(&d), k);
             same += usize::from(labels(&drawn, k) == table_labels);
             for (c, hits) in classes.iter().zip(&mut class_same) {
@@ -612,6 +671,28 @@ mod tests {
             draws: 1000,
             seed: 3,
         }
+    }
+
+    /// The best table is picked as often as its stability says; a table
+    /// that splits a tight pair, or is not contiguous, almost never; a
+    /// table that leaves a piece out is refused.
+    #[test]
+    fn agreement_with_a_given_table() {
+        let values = [100.0, 110.0, 300.0, 315.0, 600.0];
+        let fit = fitted(&values, 2000, 1);
+        let o = options(ScaleUnits::Pawns);
+        let best = partition(&fit, 3, &o).unwrap();
+        let share = minimax_agreement(&fit, &best.classes, &o).unwrap();
+        assert_eq!(share, best.stability);
+        let split = [vec![0], vec![1, 2, 3], vec![4]];
+        assert!(minimax_agreement(&fit, &split, &o).unwrap() < 0.05);
+        let scattered = [vec![0, 2], vec![1, 3], vec![4]];
+        assert_eq!(minimax_agreement(&fit, &scattered, &o).unwrap(), 0.0);
+        let short = [vec![0, 1], vec![2, 3]];
+        assert!(matches!(
+            minimax_agreement(&fit, &short, &o),
+            Err(PartitionError::Classes { .. })
+        ));
     }
 
     /// Three classes far apart compared with the errors: the true table,

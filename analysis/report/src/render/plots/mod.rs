@@ -15,6 +15,7 @@ mod lengths;
 mod matrix;
 mod overview;
 mod pocket_use;
+mod scale;
 mod strength;
 mod style;
 mod terminations;
@@ -26,7 +27,7 @@ pub(super) use canvas::RenderedPlot;
 use super::super::model::Report;
 use super::derived::{
     COLOUR_MAP, LENGTHS, OVERVIEW, POCKET_USE, TERMINATIONS, TRAINING_CONVERGENCE, TRAINING_VALUES,
-    group_keys, matrix_stem, strength_stem,
+    VALUE_SCALE, group_keys, matrix_stem, strength_stem,
 };
 use super::error::RenderError;
 use super::files::remove_stale;
@@ -51,6 +52,7 @@ pub(super) fn render_all(report: &Report, dir: &Path) -> Result<Vec<RenderedPlot
     emit(&mut out, dir, TERMINATIONS, terminations::plot(report))?;
     emit(&mut out, dir, POCKET_USE, pocket_use::plot(report))?;
     emit(&mut out, dir, COLOUR_MAP, colour_map::plot(report))?;
+    emit(&mut out, dir, VALUE_SCALE, scale::plot(report))?;
     emit(&mut out, dir, TRAINING_VALUES, learned::plot(report))?;
     emit(
         &mut out,
@@ -85,6 +87,7 @@ fn remove_other_plots(dir: &Path, written: &[RenderedPlot]) -> Result<(), Render
             COLOUR_MAP,
             TRAINING_VALUES,
             TRAINING_CONVERGENCE,
+            VALUE_SCALE,
         ]
         .contains(&stem)
             || (stem.starts_with("group-")

@@ -16,6 +16,7 @@ mod published;
 mod ratings;
 mod reproduction;
 mod training;
+mod value_scale;
 mod verdicts;
 
 use super::super::model::{Report, VerdictKind};
@@ -47,6 +48,7 @@ pub(super) fn build(report: &Report) -> Doc {
     verdicts::write(&mut doc, report);
     changes::write(&mut doc, report);
     adaptive::write(&mut doc, report);
+    value_scale::write(&mut doc, report);
     ratings::write(&mut doc, report);
     matchups::write(&mut doc, report);
     published::write(&mut doc, report);

@@ -1,0 +1,152 @@
+//! The value-scale section as data: every piece on one scale, the class
+//! tables it supports, and where the design stands. Numbers that do not
+//! exist (a piece without a value, a figure in pawns without a bounded
+//! unit) are NaN, rendered as empty cells or "not yet known".
+
+use serde::Serialize;
+
+/// Every piece of a value-scale study on one scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValueScale {
+    /// The square the pieces are exchanged on (`b1`).
+    pub square: String,
+    /// Valued pieces from the lowest value up, then the pieces without one.
+    pub pieces: Vec<ScalePiece>,
+    /// Each valued piece against the next one up the scale.
+    pub adjacent: Vec<ScaleAdjacent>,
+    /// The pawn's value, the unit of every figure in pawns (`None`: the
+    /// pawn has no value yet).
+    pub unit: Option<ScaleUnit>,
+    /// Whether the matchups agree with one additive scale (`None`: no more
+    /// matchups than values).
+    pub consistency: Option<ScaleConsistency>,
+    /// The variant's class table today, its classes placed on the scale.
+    pub today: ScaleTable,
+    /// The table with the variant's number of classes that minimises the
+    /// largest within-class spread.
+    pub best: Option<ScaleTable>,
+    /// The fewest classes whose estimates are all within `within_pawns`.
+    pub fewest: Option<ScaleTable>,
+    /// The margin of `fewest`, pawns.
+    pub within_pawns: f64,
+    /// Why a table is missing, in words.
+    pub table_note: Option<String>,
+    /// Every precision target of the design and where it stands.
+    pub targets: Vec<ScaleTarget>,
+    /// Where the design stands (`None`: the experiment's `[stop]` is not
+    /// the value-scale design).
+    pub design: Option<ScaleDesign>,
+    /// The best table as a variant file, `proposed-classes.toml` (`None`:
+    /// no table, or pieces of the variant's classes not on the scale;
+    /// `proposal_note` says why).
+    pub proposed_variant: Option<String>,
+    pub proposal_note: Option<String>,
+}
+
+/// One piece on the scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScalePiece {
+    pub letter: String,
+    pub name: String,
+    /// Its class in the variant's table today.
+    pub class: Option<u8>,
+    /// Value in pawns with its 95% interval (Fieller's, with the unit's
+    /// uncertainty); NaN where the unit does not bound it.
+    pub pawns: f64,
+    pub pawns_lo: f64,
+    pub pawns_hi: f64,
+    /// Value in logistic Elo against the empty square with its 95%
+    /// interval; NaN without a value.
+    pub elo: f64,
+    pub elo_lo: f64,
+    pub elo_hi: f64,
+    /// Pairs played by the matchups the piece is in.
+    pub pairs: u64,
+    /// Why it has no value, in words (`None` when it has one).
+    pub missing: Option<String>,
+}
+
+/// A piece against the next one up the scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleAdjacent {
+    /// Letters: the lower piece and the next one up.
+    pub lower: String,
+    pub upper: String,
+    /// `upper - lower` in pawns with its 95% interval (NaN where the unit
+    /// does not bound it), and in Elo.
+    pub pawns: f64,
+    pub pawns_lo: f64,
+    pub pawns_hi: f64,
+    pub elo: f64,
+    pub elo_lo: f64,
+    pub elo_hi: f64,
+}
+
+/// The pawn's value as the unit of the scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleUnit {
+    /// Elo per pawn and its 95% interval.
+    pub elo: f64,
+    pub elo_lo: f64,
+    pub elo_hi: f64,
+    /// Half-width over value: every figure in pawns is at best this precise.
+    pub relative_precision: f64,
+    /// Whether the value is shown positive (without it, no figure in pawns).
+    pub shown_positive: bool,
+}
+
+/// The residual check of the fit.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleConsistency {
+    pub chi_square: f64,
+    pub degrees_of_freedom: usize,
+    pub p_value: f64,
+}
+
+/// A class table on the scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleTable {
+    /// Classes from the lowest up, each its pieces' letters from the lowest
+    /// value up.
+    pub classes: Vec<Vec<String>>,
+    /// Each class's spread (highest minus lowest value) and the largest.
+    pub spreads: Vec<f64>,
+    pub largest_spread: f64,
+    /// `"pawns"` or `"Elo"`.
+    pub units: String,
+    /// Share of bootstrap draws of the values giving the same table (for
+    /// today's table: in which the best table with as many classes is
+    /// today's); NaN when not computed.
+    pub stability: f64,
+    /// Bootstrap draws behind the share.
+    pub draws: usize,
+}
+
+/// One precision target of the design.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleTarget {
+    /// What is measured: `"pawn unit"` or `"N to B"`.
+    pub label: String,
+    /// The current half-width (a share of the pawn's value for the unit,
+    /// pawns otherwise; ∞ while unbounded) and the goal.
+    pub half_width: f64,
+    pub goal: f64,
+    pub met: bool,
+    /// Whether the figures are shares (the unit) rather than pawns.
+    pub relative: bool,
+}
+
+/// Where the value-scale design stands.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleDesign {
+    pub stages_done: usize,
+    /// Games of the complete stages.
+    pub games: u64,
+    /// The stage to play next (`None`: the study is over).
+    pub next_stage: Option<usize>,
+    /// The design's settings and its state, in words.
+    pub text: String,
+    /// Set when the log holds pairs the design never planned: the fit uses
+    /// every logged pair, the design's state is not known.
+    pub off_design: Option<String>,
+}

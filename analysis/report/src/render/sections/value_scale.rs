@@ -1,0 +1,245 @@
+//! Every piece on one value scale: each piece's value in pawns and in Elo
+//! against the empty square, the gaps between neighbours, whether the
+//! matchups agree with one scale, the class tables the values support
+//! beside the variant's, and where the design stands.
+
+use super::super::super::model::{Report, ScaleTable, ValueScale};
+use super::super::derived::{VALUE_SCALE, piece_label};
+use super::super::doc::{Align, Doc, Table, Tone};
+use super::super::format::{count, estimate_at, fixed, percent, value_interval};
+
+pub(super) const HEADING: &str = "Every piece on one value scale";
+
+pub(super) fn write(doc: &mut Doc, report: &Report) {
+    let Some(scale) = &report.value_scale else {
+        return;
+    };
+    doc.heading(2, HEADING);
+    doc.paragraph(summary(scale));
+    doc.aside(format!(
+        "Each piece stands alone on {square} (Black's on the mirror square) in colour-swapped pairs of \
+         games against its neighbours on the scale; the lowest pieces also play against the empty square, \
+         and the whole army against itself a pawn down gives the unit. One weighted least-squares fit over \
+         every matchup values each piece in Elo against the empty square (0 by definition); a value in \
+         pawns is that over the pawn's value, with Fieller's 95% interval, which carries the unit's \
+         uncertainty. Intervals are fixed-sample intervals at 95%.",
+        square = scale.square
+    ));
+    doc.table(piece_table(scale));
+    doc.figure(
+        VALUE_SCALE,
+        "Every piece on one axis with its 95% interval, coloured by its class in the variant's table today.",
+    );
+    doc.heading(4, "Neighbours on the scale");
+    doc.table(adjacent_table(scale));
+    doc.paragraph(consistency(scale));
+    doc.heading(4, "Class tables");
+    doc.paragraph(format!(
+        "Today's table is the variant's classes placed on the scale; beside it, the table with as many \
+         classes whose largest spread of values within a class is smallest, and the fewest classes whose \
+         members' estimates are all within {} pawns. Stability is the share of {} bootstrap draws of the \
+         values (from the fit's estimates and covariance) that give the same table; for today's table, \
+         the share in which the best table with as many classes is today's.",
+        fixed(scale.within_pawns, 2),
+        count(scale.today.draws as u64)
+    ));
+    doc.table(class_tables(scale));
+    if let Some(note) = &scale.table_note {
+        doc.aside(format!("Not shown: {note}."));
+    }
+    match (&scale.proposed_variant, &scale.proposal_note) {
+        (Some(_), _) => doc.paragraph(
+            "The best table is written beside this report as proposed-classes.toml, a variant file that \
+             inherits the variant and sets its classes; `pocketlab study proposed-classes.toml` plays the \
+             class study that can confirm it.",
+        ),
+        (None, Some(note)) => doc.aside(format!("{note}.")),
+        (None, None) => {}
+    }
+    doc.heading(4, "Precision targets");
+    if let Some(design) = &scale.design {
+        doc.paragraph(design.text.clone());
+        if let Some(problem) = &design.off_design {
+            doc.aside(format!(
+                "The log holds pairs the design never planned ({problem}); the values above use every \
+                 logged pair, but the design's stages are not known."
+            ));
+        }
+    }
+    doc.table(target_table(scale));
+}
+
+/// The section in two sentences: how many pieces are valued, the unit.
+fn summary(scale: &ValueScale) -> String {
+    let valued = scale.pieces.iter().filter(|p| p.missing.is_none()).count();
+    let unit = match &scale.unit {
+        Some(u) if u.shown_positive => format!(
+            "One pawn is worth {} Elo (95% interval {} to {}), known to ±{} of its value.",
+            fixed(u.elo, 0),
+            fixed(u.elo_lo, 0),
+            fixed(u.elo_hi, 0),
+            percent(u.relative_precision, 1)
+        ),
+        Some(u) => format!(
+            "The pawn's value ({} Elo, 95% interval {} to {}) is not yet shown positive, so no value in \
+             pawns is known yet: the values are given in Elo.",
+            fixed(u.elo, 0),
+            fixed(u.elo_lo, 0),
+            fixed(u.elo_hi, 0)
+        ),
+        None => {
+            "The pawn has no value yet, so no value in pawns is known: the values are given in Elo."
+                .to_owned()
+        }
+    };
+    let met = scale.targets.iter().filter(|t| t.met).count();
+    format!(
+        "{valued} of {} pieces have a value on the scale. {unit} {met} of {} precision targets are met.",
+        scale.pieces.len(),
+        scale.targets.len()
+    )
+}
+
+fn piece_table(scale: &ValueScale) -> Table {
+    let mut table = Table::new(&[
+        ("Piece", Align::Left),
+        ("Class today", Align::Right),
+        ("Pawns (95% interval)", Align::Right),
+        ("Elo vs empty square (95% interval)", Align::Right),
+        ("Pairs", Align::Right),
+    ]);
+    for p in &scale.pieces {
+        let pawns = match &p.missing {
+            Some(_) => "no value".to_owned(),
+            None if p.pawns.is_finite() => value_interval(p.pawns, (p.pawns_lo, p.pawns_hi), 2),
+            None => "not yet known".to_owned(),
+        };
+        let elo = match &p.missing {
+            Some(why) => why.clone(),
+            None => value_interval(p.elo, (p.elo_lo, p.elo_hi), 0),
+        };
+        table.push(vec![
+            piece_label(&p.letter, &p.name),
+            p.class.map_or_else(String::new, |c| c.to_string()),
+            pawns,
+            elo,
+            count(p.pairs),
+        ]);
+    }
+    table
+}
+
+fn adjacent_table(scale: &ValueScale) -> Table {
+    let mut table = Table::new(&[
+        ("Lower", Align::Left),
+        ("Next up", Align::Left),
+        ("Difference, pawns", Align::Right),
+        ("Difference, Elo", Align::Right),
+    ]);
+    for a in &scale.adjacent {
+        table.push(vec![
+            a.lower.clone(),
+            a.upper.clone(),
+            estimate_at(a.pawns, (a.pawns_lo, a.pawns_hi), 2, 0.95),
+            estimate_at(a.elo, (a.elo_lo, a.elo_hi), 0, 0.95),
+        ]);
+    }
+    table
+}
+
+fn consistency(scale: &ValueScale) -> String {
+    match &scale.consistency {
+        Some(c) => format!(
+            "Do the matchups agree with one additive scale? The residuals' chi-square is {} on {} degrees of \
+             freedom (p = {}): {}",
+            fixed(c.chi_square, 1),
+            c.degrees_of_freedom,
+            fixed(c.p_value, 3),
+            if c.p_value < 0.01 {
+                "some substitution is not worth the difference of its two values (a piece whose worth \
+                 depends on its neighbours or the square); read single values with care."
+            } else {
+                "no sign that they do not."
+            }
+        ),
+        None => "With no more matchups than values, the fit cannot check whether the matchups agree with \
+                 one scale."
+            .to_owned(),
+    }
+}
+
+fn class_tables(scale: &ValueScale) -> Table {
+    let mut table = Table::new(&[
+        ("Table", Align::Left),
+        ("Classes", Align::Left),
+        ("Largest spread", Align::Right),
+        ("Stability", Align::Right),
+    ]);
+    let mut row = |name: String, t: &ScaleTable| {
+        let classes: Vec<String> = t.classes.iter().map(|c| c.concat()).collect();
+        table.push(vec![
+            name,
+            classes.join(" | "),
+            format!(
+                "{} {}",
+                fixed(t.largest_spread, if t.units == "Elo" { 0 } else { 2 }),
+                t.units
+            ),
+            percent(t.stability, 0),
+        ]);
+    };
+    row(
+        format!("Today ({} classes)", scale.today.classes.len()),
+        &scale.today,
+    );
+    if let Some(best) = &scale.best {
+        row(format!("Best with {} classes", best.classes.len()), best);
+    }
+    if let Some(fewest) = &scale.fewest {
+        row(
+            format!(
+                "Fewest within {} pawns ({} classes)",
+                fixed(scale.within_pawns, 2),
+                fewest.classes.len()
+            ),
+            fewest,
+        );
+    }
+    table
+}
+
+fn target_table(scale: &ValueScale) -> Table {
+    let mut table = Table::new(&[
+        ("Target", Align::Left),
+        ("Half-width now", Align::Right),
+        ("Goal", Align::Right),
+        ("Met", Align::Left),
+    ]);
+    table.badge_column = Some(3);
+    for t in &scale.targets {
+        let show = |x: f64| {
+            if !x.is_finite() {
+                "unbounded".to_owned()
+            } else if t.relative {
+                format!("±{}", percent(x, 1))
+            } else {
+                format!("±{} pawns", fixed(x, 2))
+            }
+        };
+        let (tone, word) = if t.met {
+            (Tone::Good, "met")
+        } else {
+            (Tone::Unsure, "not yet")
+        };
+        table.push_toned(
+            vec![
+                t.label.clone(),
+                show(t.half_width),
+                show(t.goal),
+                word.to_owned(),
+            ],
+            tone,
+        );
+    }
+    table
+}

@@ -1,0 +1,412 @@
+//! The value-scale section: every piece of an experiment's value scale on
+//! one scale (the fit of every logged pair), the class tables the values
+//! support beside the variant's, the design's targets and state, and the
+//! best table as a variant file a class study can confirm.
+
+use pocketlab_core::builtin;
+use pocketlab_selfplay::{Experiment, PairScores};
+use pocketlab_stats::value_scale::{
+    ClassTable, NoValue, PartitionOptions, Pawns, PieceRef, ScaleFit, ScaleOptions, ScaleUnits,
+    Target, Targets, WithinClass, check_targets, fit_scale, minimax_agreement, partition,
+    partition_within,
+};
+
+use super::model::{
+    ScaleAdjacent, ScaleConsistency, ScaleDesign, ScalePiece, ScaleTable, ScaleTarget, ScaleUnit,
+    ValueScale,
+};
+use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
+
+/// The margin of the fewest-classes table, pawns: a quarter pawn, the
+/// lab's equivalence margin.
+pub const WITHIN_PAWNS: f64 = 0.25;
+
+/// The section for `exp`, if it has a value scale and the scale can be
+/// fitted; `scores` are the logged pair results.
+pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<ValueScale> {
+    let plan = exp.scale.as_ref()?;
+    let counts = scale_counts(plan, scores, None);
+    let fit = fit_scale(plan.pieces.len(), &counts, &ScaleOptions::new(plan.pawn)).ok()?;
+    let letter = |i: usize| exp.variant.letter(plan.pieces[i]).to_string();
+    let pairs_of = |i: usize| -> u64 {
+        counts
+            .iter()
+            .filter(|m| m.a == PieceRef::Piece(i) || m.b == PieceRef::Piece(i))
+            .filter_map(|m| m.counts.pairs())
+            .sum()
+    };
+    let ladder = fit.ladder();
+    let unvalued = (0..plan.pieces.len()).filter(|i| !ladder.contains(i));
+    let pieces = ladder
+        .iter()
+        .copied()
+        .chain(unvalued)
+        .map(|i| {
+            let def = exp.variant.piece(plan.pieces[i]);
+            let (elo, (elo_lo, elo_hi), pawns, missing) = match fit.values[i] {
+                Ok(v) => (
+                    v.elo,
+                    (v.elo_interval.lower, v.elo_interval.upper),
+                    v.pawns,
+                    None,
+                ),
+                Err(e) => (
+                    f64::NAN,
+                    (f64::NAN, f64::NAN),
+                    Pawns::NoUnit,
+                    Some(no_value_words(e)),
+                ),
+            };
+            let (pawns, pawns_lo, pawns_hi) = pawn_numbers(&pawns);
+            ScalePiece {
+                letter: letter(i),
+                name: def.name.clone(),
+                class: def.class,
+                pawns,
+                pawns_lo,
+                pawns_hi,
+                elo,
+                elo_lo,
+                elo_hi,
+                pairs: pairs_of(i),
+                missing,
+            }
+        })
+        .collect();
+    let adjacent = fit
+        .adjacent_differences()
+        .iter()
+        .map(|a| {
+            let d = &a.difference;
+            let (pawns, pawns_lo, pawns_hi) = pawn_numbers(&d.pawns);
+            ScaleAdjacent {
+                lower: letter(a.lower),
+                upper: letter(a.upper),
+                pawns,
+                pawns_lo,
+                pawns_hi,
+                elo: d.elo,
+                elo_lo: d.elo_interval.lower,
+                elo_hi: d.elo_interval.upper,
+            }
+        })
+        .collect();
+    let unit = fit.unit.ok().map(|u| ScaleUnit {
+        elo: u.elo,
+        elo_lo: u.interval.lower,
+        elo_hi: u.interval.upper,
+        relative_precision: u.relative_precision,
+        shown_positive: u.shown_positive,
+    });
+    let consistency = fit.consistency.map(|c| ScaleConsistency {
+        chi_square: c.chi_square,
+        degrees_of_freedom: c.degrees_of_freedom,
+        p_value: c.p_value,
+    });
+    let tables = class_tables(exp, &fit);
+    let study = ScaleStudy::of(exp);
+    let targets = study
+        .as_ref()
+        .map_or_else(Targets::default, |s| s.stop().targets);
+    let targets = check_targets(&fit, &targets)
+        .iter()
+        .map(|c| ScaleTarget {
+            label: match c.target {
+                Target::Unit => "pawn unit".to_owned(),
+                Target::Adjacent { lower, upper } => {
+                    format!("{} to {}", letter(lower), letter(upper))
+                }
+            },
+            half_width: c.half_width,
+            goal: c.goal,
+            met: c.met,
+            relative: c.target == Target::Unit,
+        })
+        .collect();
+    let design = study.map(|s| design_state(&s, scores));
+    let (proposed_variant, proposal_note) = match &tables.best {
+        Some(best) => proposed_variant(exp, best),
+        None => (None, tables.note.clone()),
+    };
+    Some(ValueScale {
+        square: plan.square.to_string(),
+        pieces,
+        adjacent,
+        unit,
+        consistency,
+        today: tables.today,
+        best: tables.best,
+        fewest: tables.fewest,
+        within_pawns: WITHIN_PAWNS,
+        table_note: tables.note,
+        targets,
+        design,
+        proposed_variant,
+        proposal_note,
+    })
+}
+
+/// Estimate and 95% interval in pawns; NaN where the unit does not bound
+/// them.
+fn pawn_numbers(pawns: &Pawns) -> (f64, f64, f64) {
+    match *pawns {
+        Pawns::Bounded { pawns, interval } => (pawns, interval.lower, interval.upper),
+        _ => (f64::NAN, f64::NAN, f64::NAN),
+    }
+}
+
+fn no_value_words(e: NoValue) -> String {
+    match e {
+        NoValue::NotPlayed => "not played yet".to_owned(),
+        NoValue::Disconnected => {
+            "played, but not joined to the empty square by played matchups".to_owned()
+        }
+    }
+}
+
+/// Today's table, the best with as many classes, the fewest within a
+/// quarter pawn, and why any is missing.
+struct Tables {
+    today: ScaleTable,
+    best: Option<ScaleTable>,
+    fewest: Option<ScaleTable>,
+    note: Option<String>,
+}
+
+fn class_tables(exp: &Experiment, fit: &ScaleFit) -> Tables {
+    let plan = exp.scale.as_ref().map_or(&[][..], |p| p.pieces.as_slice());
+    let in_pawns = fit.unit.is_ok_and(|u| u.shown_positive);
+    let options = PartitionOptions {
+        units: if in_pawns {
+            ScaleUnits::Pawns
+        } else {
+            ScaleUnits::Elo
+        },
+        ..PartitionOptions::default()
+    };
+    let value = |i: usize| -> Option<f64> {
+        let v = fit.values[i].ok()?;
+        if in_pawns {
+            v.pawns.estimate()
+        } else {
+            Some(v.elo)
+        }
+    };
+    let order = |i: usize| value(i).unwrap_or(f64::NAN);
+    // Today's classes, restricted to the valued pieces on the scale, each
+    // from its lowest value up, the classes by their lowest value.
+    let mut today: Vec<Vec<usize>> = exp
+        .variant
+        .classes
+        .iter()
+        .map(|class| {
+            let mut members: Vec<usize> = class
+                .iter()
+                .filter_map(|t| plan.iter().position(|p| p == t))
+                .filter(|&i| value(i).is_some())
+                .collect();
+            members.sort_by(|&a, &b| order(a).total_cmp(&order(b)).then(a.cmp(&b)));
+            members
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    today.sort_by(|a, b| order(a[0]).total_cmp(&order(b[0])));
+    let spreads: Vec<f64> = today
+        .iter()
+        .map(|c| order(c[c.len() - 1]) - order(c[0]))
+        .collect();
+    let units = if in_pawns { "pawns" } else { "Elo" };
+    let letters = |classes: &[Vec<usize>]| -> Vec<Vec<String>> {
+        classes
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|&i| exp.variant.letter(plan[i]).to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    let today_table = ScaleTable {
+        classes: letters(&today),
+        largest_spread: spreads.iter().copied().fold(0.0, f64::max),
+        spreads,
+        units: units.to_owned(),
+        stability: minimax_agreement(fit, &today, &options).unwrap_or(f64::NAN),
+        draws: options.draws,
+    };
+    let table = |t: ClassTable| ScaleTable {
+        classes: letters(&t.classes),
+        spreads: t.spreads,
+        largest_spread: t.largest_spread,
+        units: units.to_owned(),
+        stability: t.stability,
+        draws: t.draws,
+    };
+    let mut notes = Vec::new();
+    let best = match partition(fit, today.len(), &options) {
+        Ok(t) => Some(table(t)),
+        Err(e) => {
+            notes.push(format!(
+                "no table with the variant's {} classes: {e}",
+                today.len()
+            ));
+            None
+        }
+    };
+    let fewest = if in_pawns {
+        match partition_within(fit, WITHIN_PAWNS, WithinClass::Estimates, &options) {
+            Ok(t) => Some(table(t)),
+            Err(e) => {
+                notes.push(format!("no table within {WITHIN_PAWNS} pawns: {e}"));
+                None
+            }
+        }
+    } else {
+        notes.push(
+            "the pawn's value is not yet shown positive, so no figure in pawns is known: tables \
+             are cut in Elo, and the fewest classes within a quarter pawn are not yet known"
+                .to_owned(),
+        );
+        None
+    };
+    Tables {
+        today: today_table,
+        best,
+        fewest,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+    }
+}
+
+/// The design's stages and state in words, or why the log is off design.
+fn design_state(study: &ScaleStudy, scores: &PairScores) -> ScaleDesign {
+    let stop = study.stop();
+    let settings = format!(
+        "The value-scale design: a warm-up of {} pairs for every matchup, then stages of up to {} \
+         blocks of {} pairs planned from the fit so far, each block to the matchup that most \
+         narrows the widest interval above its target; up to {} pairs per matchup{}.",
+        stop.allocation.warmup_pairs,
+        stop.allocation.blocks,
+        stop.allocation.block_pairs,
+        stop.allocation.max_pairs,
+        stop.budget_games
+            .map(|b| format!(", {b} games in all"))
+            .unwrap_or_default()
+    );
+    match study.replay(scores) {
+        Ok(history) => {
+            let state = match (&history.next, history.end) {
+                (Some(next), _) => format!(
+                    "{} stages complete ({} games); stage {} is next.",
+                    history.stages_done, history.games, next.number
+                ),
+                (None, end) => format!(
+                    "The study is over after {} stages ({} games): {}.",
+                    history.stages_done,
+                    history.games,
+                    match end {
+                        Some(ScaleEnd::TargetsMet) => "every piece valued, every target met",
+                        Some(ScaleEnd::Budget) => "the budget is spent",
+                        Some(ScaleEnd::Caps) =>
+                            "the matchups that could narrow the targets left are at their cap",
+                        _ => "no matchup of the plan can narrow the targets left",
+                    }
+                ),
+            };
+            ScaleDesign {
+                stages_done: history.stages_done,
+                games: history.games,
+                next_stage: history.next.map(|s| s.number),
+                text: format!("{settings} {state}"),
+                off_design: None,
+            }
+        }
+        Err(problem) => ScaleDesign {
+            stages_done: 0,
+            games: 0,
+            next_stage: None,
+            text: settings,
+            off_design: Some(problem),
+        },
+    }
+}
+
+/// The best table as a variant file that inherits the variant and sets its
+/// `classes`, when the scale holds every piece of the variant's classes;
+/// otherwise why not.
+fn proposed_variant(exp: &Experiment, best: &ScaleTable) -> (Option<String>, Option<String>) {
+    let variant = &exp.variant;
+    let Some(plan) = exp.scale.as_ref() else {
+        return (None, None);
+    };
+    let missing: Vec<String> = variant
+        .classes
+        .iter()
+        .flatten()
+        .filter(|t| !plan.pieces.contains(t))
+        .map(|&t| variant.letter(t).to_string())
+        .collect();
+    if !missing.is_empty() {
+        return (
+            None,
+            Some(format!(
+                "no proposed variant file: pieces of the variant's classes are not on the scale ({})",
+                missing.join(", ")
+            )),
+        );
+    }
+    let on_today: Vec<String> = variant
+        .classes
+        .iter()
+        .flatten()
+        .map(|&t| variant.letter(t).to_string())
+        .collect();
+    let classes: Vec<String> = best
+        .classes
+        .iter()
+        .map(|c| {
+            c.iter()
+                .filter(|l| on_today.contains(l))
+                .cloned()
+                .collect::<String>()
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    if classes.iter().map(String::len).sum::<usize>() != on_today.len() {
+        return (
+            None,
+            Some(
+                "no proposed variant file: a piece of the variant's classes has no value yet"
+                    .into(),
+            ),
+        );
+    }
+    // A shipped variant by name; a variant file by its absolute path, so
+    // the proposal resolves wherever the report folder is.
+    let inherits = if builtin::text(&exp.variant_label).is_some() {
+        exp.variant_label.clone()
+    } else {
+        exp.dir.join(&exp.variant_label).display().to_string()
+    };
+    let quoted: Vec<String> = classes.iter().map(|c| format!("\"{c}\"")).collect();
+    let text = format!(
+        "# {variant_name} with the class table the value scale of experiment {experiment} \
+         supports best\n\
+         # with {k} classes (the variant's number): every rule and piece of {variant_name}, \
+         the classes\n\
+         # cut where the largest spread of values within a class is smallest ({spread:.2} {units};\n\
+         # the same table in {stability:.0}% of bootstrap draws of the values). To confirm it:\n\
+         #   pocketlab study proposed-classes.toml\n\
+         name = \"{variant_name}-proposed\"\n\
+         inherits = {inherits:?}\n\
+         description = \"{variant_name} with the {k}-class table its value scale supports best\"\n\
+         classes = [{classes}]\n",
+        variant_name = variant.name,
+        experiment = exp.name,
+        k = classes.len(),
+        spread = best.largest_spread,
+        units = best.units,
+        stability = best.stability * 100.0,
+        classes = quoted.join(", "),
+    );
+    (Some(text), None)
+}

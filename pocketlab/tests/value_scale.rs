@@ -1,0 +1,185 @@
+//! A value-scale study run by the `pocketlab` binary end to end, on a small
+//! variant (chess with three classes) at a few hundred nodes: the same
+//! games for one and two threads and for stages split into shards, a
+//! finished study that a second run leaves alone, `pocketlab stages` on its log, and the report's value-scale
+//! tables and proposed variant file.
+
+use std::path::Path;
+use std::process::Command;
+
+use pocketlab_selfplay::log::{GameRecord, read_games};
+
+const VARIANT: &str = r#"
+name = "tiny-classes"
+inherits = "chess"
+classes = ["P", "NB", "RQ"]
+"#;
+
+const EXPERIMENT: &str = r#"
+name = "scale"
+variant = "tiny-classes.toml"
+seed = 7
+[engine]
+nodes = 300
+hash_mb = 1
+[openings]
+random_plies = 4
+[adjudication]
+max_plies = 60
+[stop]
+design = "value-scale"
+max_pairs = 6
+budget_games = 40
+warmup_pairs = 2
+block_pairs = 2
+stage_blocks = 2
+[log]
+chunk_games = 4
+[[generators]]
+kind = "value-scale"
+"#;
+
+fn pocketlab(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned()
+            + &String::from_utf8_lossy(&output.stdout),
+    )
+}
+
+fn run(experiment: &Path, out: &Path, threads: &str) -> (bool, String) {
+    pocketlab(&[
+        "run",
+        experiment.to_str().unwrap(),
+        "--threads",
+        threads,
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+fn games(dir: &Path) -> Vec<GameRecord> {
+    let mut games = read_games(dir).unwrap();
+    games.iter_mut().for_each(|g| g.duration_ms = 0);
+    games.sort_by_key(|g| g.game_id);
+    games
+}
+
+#[test]
+fn a_value_scale_study_runs_resumes_and_reports() {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("tiny-classes.toml"), VARIANT).unwrap();
+    let experiment = work.path().join("scale.toml");
+    std::fs::write(&experiment, EXPERIMENT).unwrap();
+
+    // Its stages: the last line is the most there can be.
+    let (ok, said) = pocketlab(&["stages", experiment.to_str().unwrap()]);
+    assert!(ok, "{said}");
+    assert!(said.contains("stage 1: the warm-up"), "{said}");
+    let most: usize = said.lines().last().unwrap().trim().parse().unwrap();
+
+    // One thread and two: the same games, the study played to its end.
+    let one = work.path().join("one").join("log");
+    let (ok, said) = run(&experiment, &one, "1");
+    assert!(ok, "{said}");
+    assert!(said.contains("the study is over"), "{said}");
+    let two = work.path().join("two").join("log");
+    let (ok, said) = run(&experiment, &two, "2");
+    assert!(ok, "{said}");
+    let reference = games(&one);
+    assert_eq!(games(&two), reference, "two threads played other games");
+    // 8 matchups (two piece odds, 3 + 2 neighbours, the pawn odds) warmed
+    // up with 2 pairs each, then a stage within the 40-game budget.
+    assert!(
+        reference.len() > 32 && reference.len() <= 40,
+        "{}",
+        reference.len()
+    );
+
+    // Each stage split between two shard processes, one after the other,
+    // as a cluster chain runs them: the same games again.
+    let sharded = work.path().join("sharded").join("log");
+    for stage in ["1", "2", "3"] {
+        for shard in ["0/2", "1/2"] {
+            let (ok, said) = pocketlab(&[
+                "run",
+                experiment.to_str().unwrap(),
+                "--quiet",
+                "--threads",
+                "1",
+                "--stage",
+                stage,
+                "--shard",
+                shard,
+                "--out",
+                sharded.to_str().unwrap(),
+            ]);
+            assert!(ok, "stage {stage}, shard {shard}: {said}");
+        }
+    }
+    assert_eq!(games(&sharded), reference, "the shards played other games");
+
+    // Run again: nothing more is played.
+    let (ok, said) = run(&experiment, &one, "2");
+    assert!(ok, "{said}");
+    assert!(said.contains("0 games played"), "{said}");
+    assert_eq!(games(&one), reference);
+
+    // Where the study stands, from its log.
+    let (ok, said) = pocketlab(&[
+        "stages",
+        experiment.to_str().unwrap(),
+        "--log",
+        one.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    assert!(said.contains("the study is over after 2 stages"), "{said}");
+    assert!(most >= 2, "{most}");
+
+    // The report: both tables, a row per piece, and the proposed variant.
+    let report = work.path().join("report");
+    let (ok, said) = pocketlab(&[
+        "report",
+        one.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    let table = |name: &str| std::fs::read_to_string(report.join("tables").join(name)).unwrap();
+    let values = table("piece_values.csv");
+    let mut lines = values.lines();
+    assert_eq!(
+        lines.next(),
+        Some("letter,name,class,pawns,pawns_lo95,pawns_hi95,elo,elo_lo95,elo_hi95,pairs")
+    );
+    let mut letters: Vec<&str> = lines.map(|l| l.split(',').next().unwrap()).collect();
+    letters.sort_unstable();
+    assert_eq!(letters, ["B", "N", "P", "Q", "R"], "{values}");
+    let adjacent = table("adjacent_differences.csv");
+    assert_eq!(
+        adjacent.lines().next(),
+        Some("a,b,pawns,pawns_lo95,pawns_hi95")
+    );
+    let markdown = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        markdown.contains("Every piece on one value scale"),
+        "{markdown}"
+    );
+    assert!(report.join("plots").join("value-scale.png").exists());
+    // The proposed table is a variant file with the variant's 3 classes.
+    let proposed = report.join("proposed-classes.toml");
+    let variant = pocketlab_selfplay::load_variant(proposed.to_str().unwrap()).unwrap();
+    assert_eq!(variant.classes.len(), 3);
+    let mut on_scale: Vec<char> = variant
+        .classes
+        .iter()
+        .flatten()
+        .map(|&t| variant.letter(t))
+        .collect();
+    on_scale.sort_unstable();
+    assert_eq!(on_scale, ['B', 'N', 'P', 'Q', 'R']);
+}
