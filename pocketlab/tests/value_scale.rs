@@ -170,6 +170,27 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         "{markdown}"
     );
     assert!(report.join("plots").join("value-scale.png").exists());
+    // The scale is the report's answer: its picture comes first, no class
+    // verdicts are drawn from substitutions across classes, and the advice
+    // names a table.
+    let first_image = markdown
+        .lines()
+        .find(|line| line.contains("](plots/"))
+        .unwrap_or_default();
+    assert!(first_image.contains("plots/value-scale."), "{first_image}");
+    let verdicts = markdown
+        .split("\n## ")
+        .find(|section| section.starts_with("Verdicts"))
+        .unwrap();
+    assert!(
+        !verdicts.contains("fails") && !verdicts.contains("holds"),
+        "{verdicts}"
+    );
+    let changes = markdown
+        .split("\n## ")
+        .find(|section| section.starts_with("What to change"))
+        .expect("a What to change section");
+    assert!(changes.contains("table"), "{changes}");
     // The proposed table is a variant file with the variant's 3 classes.
     let proposed = report.join("proposed-classes.toml");
     let variant = pocketlab_selfplay::load_variant(proposed.to_str().unwrap()).unwrap();

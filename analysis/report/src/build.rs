@@ -128,14 +128,20 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         }
         Some(adaptive::account(&exp, &study, &history))
     });
-    let groups = groups::rating_groups(
-        &exp,
-        &matchups,
-        &games.colour_records,
-        &test,
-        level,
-        adaptive.as_ref().map(|(verdicts, _)| verdicts),
-    );
+    // A value scale's matchups exchange one piece for its neighbour on the
+    // scale, across classes: its answer is the scale, not class verdicts.
+    let groups = if value_scale.is_some() {
+        Vec::new()
+    } else {
+        groups::rating_groups(
+            &exp,
+            &matchups,
+            &games.colour_records,
+            &test,
+            level,
+            adaptive.as_ref().map(|(verdicts, _)| verdicts),
+        )
+    };
     let adaptive = adaptive.map(|(_, summary)| summary);
     let engines = matchups::engine_verdicts(&exp, &matchups);
     let balance = balance::game_balance(&games, dirs, &exp, level)?;

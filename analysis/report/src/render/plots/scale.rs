@@ -1,6 +1,7 @@
 //! Every piece of a value scale on one axis, strongest first, with its 95%
 //! interval, coloured by its class in the variant's table today: where the
-//! classes overlap on the scale is where the table and the values disagree.
+//! classes overlap on the scale is where the table and the values disagree;
+//! thin lines mark the classes of the best table the values support.
 
 use super::super::super::model::Report;
 use super::super::derived::piece_label;
@@ -40,6 +41,19 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         })
         .collect();
     rows.reverse();
+    // The best table's class of each row, top (strongest) down.
+    let best_class = |letter: &str| {
+        scale.best.as_ref().and_then(|t| {
+            t.classes
+                .iter()
+                .position(|class| class.iter().any(|l| l == letter))
+        })
+    };
+    let row_classes: Vec<Option<usize>> =
+        valued.iter().rev().map(|p| best_class(&p.letter)).collect();
+    let breaks: Vec<usize> = (1..row_classes.len())
+        .filter(|&i| row_classes[i].is_some() && row_classes[i] != row_classes[i - 1])
+        .collect();
     let mut classes: Vec<u8> = valued.iter().filter_map(|p| p.class).collect();
     classes.sort_unstable();
     classes.dedup();
@@ -55,11 +69,18 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
     Some(Forest {
         title: format!("All {} valued pieces on one scale", rows.len()),
         subtitle: format!(
-            "Value in {units}; bars: 95% intervals{}. Colour: the piece's class in the variant's table today.",
+            "Value in {units}; bars: 95% intervals{}. Colour: the piece's class in the variant's table today.{}",
             if in_pawns {
                 " (Fieller's, with the unit's uncertainty)"
             } else {
                 ""
+            },
+            match &scale.best {
+                Some(best) if !breaks.is_empty() => format!(
+                    " Thin lines: the classes of the best table with {} classes.",
+                    best.classes.len()
+                ),
+                _ => String::new(),
             }
         ),
         x_label: format!("Value, {units}"),
@@ -68,5 +89,7 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         legend,
         decimals: if in_pawns { 2 } else { 0 },
         signed: false,
+        brackets: Vec::new(),
+        breaks,
     })
 }

@@ -5,7 +5,7 @@
 
 use super::super::super::model::Report;
 use super::super::doc::{Block, Doc};
-use super::{CHANGES, training};
+use super::{CHANGES, training, value_scale};
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     let advice: Vec<String> = report
@@ -18,10 +18,14 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         .training
         .as_ref()
         .and_then(|t| t.proposal.as_ref().map(|p| (t, p)));
-    if advice.is_empty() && proposal.is_none() {
+    let scale_advice = report.value_scale.as_ref().and_then(value_scale::advice);
+    if advice.is_empty() && proposal.is_none() && scale_advice.is_none() {
         return;
     }
     doc.heading(2, CHANGES);
+    if let Some(text) = scale_advice {
+        doc.paragraph(text);
+    }
     if !advice.is_empty() {
         doc.aside(
             "Each line rests on the verdicts above: a piece stands apart when it is shown different from every \

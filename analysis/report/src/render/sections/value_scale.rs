@@ -15,7 +15,6 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         return;
     };
     doc.heading(2, HEADING);
-    doc.paragraph(summary(scale));
     doc.aside(format!(
         "Each piece stands alone on {square} (Black's on the mirror square) in colour-swapped pairs of \
          games against its neighbours on the scale; the lowest pieces also play against the empty square, \
@@ -26,10 +25,6 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         square = scale.square
     ));
     doc.table(piece_table(scale));
-    doc.figure(
-        VALUE_SCALE,
-        "Every piece on one axis with its 95% interval, coloured by its class in the variant's table today.",
-    );
     doc.heading(4, "Neighbours on the scale");
     doc.table(adjacent_table(scale));
     doc.paragraph(consistency(scale));
@@ -67,6 +62,56 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         }
     }
     doc.table(target_table(scale));
+}
+
+/// A value scale's verdict, the first thing its report says: how many
+/// pieces are valued, the unit, the targets met, and the picture of every
+/// piece on one axis.
+pub(super) fn verdict(doc: &mut Doc, scale: &ValueScale) {
+    doc.paragraph(summary(scale));
+    doc.figure(
+        VALUE_SCALE,
+        "Every piece on one axis with its 95% interval, coloured by its class in the variant's table today.",
+    );
+}
+
+/// What a designer can do with the scale: the table the values support,
+/// if one differs from today's, and the command that confirms it.
+pub(super) fn advice(scale: &ValueScale) -> Option<String> {
+    let best = scale.best.as_ref()?;
+    let table = |t: &ScaleTable| {
+        t.classes
+            .iter()
+            .map(|c| c.concat())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    if best.classes == scale.today.classes {
+        return Some(format!(
+            "Keep today's table ({}): no table of {} classes has a smaller largest spread.",
+            table(&scale.today),
+            best.classes.len()
+        ));
+    }
+    let confirm = if scale.proposed_variant.is_some() {
+        " It is written as proposed-classes.toml beside this report; `pocketlab study \
+         proposed-classes.toml` plays the class study that can confirm it."
+    } else {
+        ""
+    };
+    Some(format!(
+        "The values support the table {} (largest spread {} {}, against {} {} today; the same table in {} of \
+         bootstrap draws).{confirm}",
+        table(best),
+        fixed(best.largest_spread, if best.units == "Elo" { 0 } else { 2 }),
+        best.units,
+        fixed(
+            scale.today.largest_spread,
+            if scale.today.units == "Elo" { 0 } else { 2 }
+        ),
+        scale.today.units,
+        percent(best.stability, 0)
+    ))
 }
 
 /// The section in two sentences: how many pieces are valued, the unit.

@@ -8,11 +8,14 @@ use super::super::super::model::{EngineVerdictKind, PairVerdict, Report, StatedI
 use super::super::derived::{OVERVIEW, player_label};
 use super::super::doc::{Align, Block, Doc, Table, Tone};
 use super::super::format::{count, counted, estimate, estimate_at, level_percent, percent, signed};
-use super::{VERDICTS, verdict_tone};
+use super::{VERDICTS, value_scale, verdict_tone};
 use crate::wording::pawn_decimals;
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.heading(2, VERDICTS);
+    if let Some(scale) = &report.value_scale {
+        value_scale::verdict(doc, scale);
+    }
     for group in &report.groups {
         if !group.summary.trim().is_empty() {
             doc.paragraph(group.summary.clone());
@@ -34,7 +37,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         .collect();
     if !headlines.is_empty() {
         doc.push(Block::Callout(headlines));
-    } else if report.groups.is_empty() {
+    } else if report.groups.is_empty() && report.value_scale.is_none() {
         doc.push(Block::Callout(vec![
             "No verdict yet: the log holds no games between pieces rated together.".to_owned(),
         ]));
