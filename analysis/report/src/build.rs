@@ -12,7 +12,7 @@ use pocketlab_selfplay::experiment::Program;
 use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
 use super::read::{common_experiment, log_error, read_games};
-use super::{balance, calibration, colours, groups, matchups, wording};
+use super::{balance, calibration, colours, games, groups, matchups, wording};
 use pocketlab_stats::{ConfidenceLevel, EquivalenceTest};
 
 pub use super::read::{ReportError, experiment_of};
@@ -134,6 +134,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     let balance = balance::game_balance(&games, dirs, &exp, level)?;
     let pocket_use = balance::pocket_use(&games, &exp.variant);
     let colour_values = colours::colour_values(dirs, &exp)?;
+    let shown_games = games::shown_games(dirs, &exp.variant)?;
     let notes = wording::notes(
         &calibration,
         &matchups,
@@ -185,5 +186,6 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         colour_values,
         adaptive,
         training: None,
+        shown_games,
     })
 }

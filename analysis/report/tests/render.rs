@@ -394,6 +394,7 @@ fn example_report() -> Report {
             "The super bishop played half as many games as the others.".into(),
         ],
         training: Some(example_training()),
+        shown_games: Default::default(),
     }
 }
 
@@ -529,6 +530,7 @@ fn empty_report() -> Report {
         adaptive: None,
         notes: Vec::new(),
         training: None,
+        shown_games: Default::default(),
     }
 }
 

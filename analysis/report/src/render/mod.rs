@@ -23,6 +23,7 @@ mod html;
 mod markdown;
 mod plots;
 mod sections;
+mod viewer;
 
 use std::path::{Path, PathBuf};
 
