@@ -125,8 +125,9 @@ pub(super) fn shown_games(dirs: &[PathBuf], variant: &Variant) -> Result<ShownGa
     }
     let mut out = ShownGames {
         not_drawn: (!drawable(variant)).then(|| {
-            "The viewer cannot draw this variant's positions: a Potential Chess piece is \
-             not one known piece until it moves, so the games are listed for export only."
+            "The viewer cannot draw this variant's positions: a Potential Chess piece may \
+             still be one of several until its moves narrow it down, so the games are listed \
+             for export only."
                 .to_owned()
         }),
         ..ShownGames::default()
@@ -331,6 +332,8 @@ pub fn check_shown_game(
             fen: None,
         })
         .collect();
+    // Why a game was chosen is the selection's business, not the log's:
+    // any choice replays the same, and the embedded reason is kept below.
     let choice = Choice::Median;
     let replayed = shown_game(variant, &own, &own_moves, choice)
         .map_err(|e| format!("game {id}: the embedded moves do not replay: {e}"))?;

@@ -10,8 +10,7 @@ use super::super::model::ShownGame;
 
 const STYLE: &str = r#"
 .viewer { border: 1px solid #dfe3e9; border-radius: 6px; padding: 12px 14px; margin: 12px 0 18px; }
-.vw-games { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; }
-.vw-games button.on { background: #1f5fa8; color: #fff; border-color: #1f5fa8; }
+.vw-pick { font: inherit; font-size: 14px; padding: 3px 6px; max-width: 100%; }
 .vw-title { font-weight: 600; margin: 4px 0 10px; }
 .vw-main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
 .vw-board { width: 400px; max-width: 100%; height: auto; }
@@ -123,8 +122,7 @@ const SCRIPT: &str = r#"
       a.textContent = text;
       pair.appendChild(a);
     });
-    var buttons = q('.vw-games').querySelectorAll('button');
-    for (var b = 0; b < buttons.length; b++) buttons[b].className = b === g ? 'on' : '';
+    pick.value = g;
   }
   function go(to) { ply = Math.max(0, Math.min(games[g].moves.length, to)); draw(); }
   function stop() { if (playing) { clearInterval(playing); playing = null; q('[data-go=play]').textContent = 'play'; } }
@@ -134,13 +132,14 @@ const SCRIPT: &str = r#"
     q('[data-go=play]').textContent = 'pause';
     playing = setInterval(function () { if (ply >= games[g].moves.length) stop(); else go(ply + 1); }, 700);
   }
+  var pick = q('.vw-pick');
   games.forEach(function (game, i) {
-    var b = document.createElement('button');
-    b.textContent = 'Game ' + (i + 1);
-    b.title = game.matchup + ', ' + game.why;
-    b.onclick = function () { stop(); open(i); go(0); };
-    q('.vw-games').appendChild(b);
+    var option = document.createElement('option');
+    option.value = i;
+    option.textContent = 'Game ' + (i + 1) + ': ' + game.matchup + ', ' + game.why;
+    pick.appendChild(option);
   });
+  pick.onchange = function () { stop(); open(+pick.value); go(0); };
   root.querySelectorAll('[data-go]').forEach(function (b) {
     b.onclick = function () {
       var to = b.getAttribute('data-go');
@@ -192,7 +191,7 @@ pub(super) fn write(out: &mut String, games: &[ShownGame]) {
         out,
         "<style>{STYLE}</style>\n\
          <div class=\"viewer\" id=\"game-viewer\">\n\
-         <div class=\"vw-games\"></div><div class=\"vw-title\"></div>\n\
+         <select class=\"vw-pick\" aria-label=\"game\"></select><div class=\"vw-title\"></div>\n\
          <div class=\"vw-main\"><svg class=\"vw-board\" role=\"img\" aria-label=\"board\"></svg>\n\
          <div class=\"vw-side\"><div class=\"vw-pocket black\"></div><div class=\"vw-pocket white\"></div></div>\n\
          <div class=\"vw-moves\"></div></div>\n\

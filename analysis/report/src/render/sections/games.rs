@@ -42,7 +42,7 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         Some(why) => doc.aside(why.clone()),
         None if !shown.games.is_empty() => {
             doc.aside(
-                "Step through a game with the buttons or the arrow keys; a move in the list jumps there, and \
+                "Pick a game, then step through it with the buttons or the arrow keys; a move in the list jumps there, and \
                  its link (#game-N-ply-K) opens the report at that position.",
             );
             doc.push(Block::GameViewer(shown.games.clone()));
