@@ -4,6 +4,7 @@
 use super::super::super::model::Report;
 use super::super::doc::{Block, Doc};
 use super::GAMES;
+use super::reproduction::shell_quote;
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     let shown = &report.shown_games;
@@ -55,7 +56,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     }
     if !shown.games.is_empty() {
         doc.paragraph("Each game as PGN:");
-        let log = report.experiment.logs.first().map_or("LOG", String::as_str);
+        let log = report
+            .experiment
+            .logs
+            .first()
+            .map_or_else(|| "LOG".to_owned(), |dir| shell_quote(dir));
         let commands: Vec<String> = shown
             .games
             .iter()
