@@ -1,12 +1,13 @@
 //! PGN export of logged games (SAN; drops `N@e4`, pocket-ins `^e2=C`).
 //! Potential Chess games keep the seed's move notation and give their
 //! start as potential position text in the `FEN` tag; every move is
-//! replayed, so a damaged log is reported rather than exported.
+//! replayed ([`replay`], which the report's game viewer shares), so a
+//! damaged log is reported rather than exported.
 
 use std::fmt;
 use std::fmt::Write as _;
 
-use pocketlab_core::kind::{GameKind, MoveTextError, PositionTextError};
+use pocketlab_core::kind::{AnyPosition, GameKind, MoveTextError, PositionTextError};
 use pocketlab_core::{Color, GamePosition, IllegalMove, Variant};
 
 use crate::log::{GameId, GameRecord, MoveRecord};
@@ -31,6 +32,13 @@ pub enum PgnError {
         ply: usize,
         error: IllegalMove,
     },
+    /// The position logged before a move is not the replayed one.
+    Position {
+        game_id: u64,
+        ply: usize,
+        logged: String,
+        replayed: String,
+    },
 }
 
 impl fmt::Display for PgnError {
@@ -47,6 +55,15 @@ impl fmt::Display for PgnError {
                 ply,
                 error,
             } => write!(f, "game {game_id} ply {ply}: {error}"),
+            PgnError::Position {
+                game_id,
+                ply,
+                logged,
+                replayed,
+            } => write!(
+                f,
+                "game {game_id} ply {ply}: the log has position '{logged}' where the moves lead to '{replayed}'"
+            ),
         }
     }
 }
@@ -131,37 +148,82 @@ fn finish(mut out: String, mut line: String, result: &str) -> String {
     out
 }
 
+/// A move as a replay played it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// SAN where the kind has it, else the kind's own notation.
+    pub text: String,
+    /// Who played it, and the move number it was played at.
+    pub side: Color,
+    pub number: u16,
+}
+
+/// Replays a logged game from its start through the lab's rules, calling
+/// `visit` with the start position (ply 0, no move) and then with each
+/// position reached and the move that reached it. A move that is not legal,
+/// or a logged position (every `fen_every` plies) that differs from the
+/// replayed one, ends the replay with an error.
+pub fn replay(
+    variant: &Variant,
+    game_id: u64,
+    start: &str,
+    moves: &[MoveRecord],
+    mut visit: impl FnMut(usize, &AnyPosition<'_>, Option<PlayedMove>),
+) -> Result<(), PgnError> {
+    let kind = GameKind::of(variant);
+    let mut pos = kind
+        .parse_position(start)
+        .map_err(|error| PgnError::Start { game_id, error })?;
+    visit(0, &pos, None);
+    for (ply, m) in moves.iter().enumerate() {
+        if let Some(logged) = &m.fen {
+            let replayed = pos.to_text();
+            if *logged != replayed {
+                return Err(PgnError::Position {
+                    game_id,
+                    ply,
+                    logged: logged.clone(),
+                    replayed,
+                });
+            }
+        }
+        let mv = pos.parse_move(&m.mv).map_err(|error| PgnError::Move {
+            game_id,
+            ply,
+            error,
+        })?;
+        let played = PlayedMove {
+            text: pos.san(mv),
+            side: pos.side_to_move(),
+            number: pos.fullmove_number(),
+        };
+        pos = pos.play(mv).map_err(|error| PgnError::Illegal {
+            game_id,
+            ply,
+            error,
+        })?;
+        visit(ply + 1, &pos, Some(played));
+    }
+    Ok(())
+}
+
 /// The movetext: SAN where the kind has it, else the kind's own notation.
 fn movetext(
     variant: &Variant,
     game: &GameRecord,
     moves: &[MoveRecord],
 ) -> Result<String, PgnError> {
-    let game_id = game.game_id;
-    let kind = GameKind::of(variant);
-    let mut pos = kind
-        .parse_position(&game.start_fen)
-        .map_err(|error| PgnError::Start { game_id, error })?;
     let (mut out, mut line) = (String::new(), String::new());
-    for (ply, m) in moves.iter().enumerate() {
-        let mv = pos.parse_move(&m.mv).map_err(|error| PgnError::Move {
-            game_id,
-            ply,
-            error,
-        })?;
-        push_move(
-            &mut out,
-            &mut line,
-            pos.side_to_move(),
-            pos.fullmove_number(),
-            ply == 0,
-            &pos.san(mv),
-        );
-        pos = pos.play(mv).map_err(|error| PgnError::Illegal {
-            game_id,
-            ply,
-            error,
-        })?;
-    }
+    replay(
+        variant,
+        game.game_id,
+        &game.start_fen,
+        moves,
+        |ply, _, played| {
+            if let Some(m) = played {
+                push_move(&mut out, &mut line, m.side, m.number, ply == 1, &m.text);
+            }
+        },
+    )?;
     Ok(finish(out, line, &game.result))
 }

@@ -12,7 +12,7 @@ use pocketlab_selfplay::{Experiment, PairScores};
 use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
 use super::read::{GamesSummary, common_experiment, log_error, read_games};
-use super::{balance, calibration, colours, groups, matchups, value_scale, wording};
+use super::{balance, calibration, colours, games, groups, matchups, value_scale, wording};
 use pocketlab_stats::{ConfidenceLevel, EquivalenceTest};
 
 pub use super::read::{ReportError, experiment_of};
@@ -147,6 +147,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     let balance = balance::game_balance(&games, dirs, &exp, level)?;
     let pocket_use = balance::pocket_use(&games, &exp.variant);
     let colour_values = colours::colour_values(dirs, &exp)?;
+    let shown_games = games::shown_games(dirs, &exp.variant)?;
     let notes = wording::notes(
         &calibration,
         &matchups,
@@ -199,5 +200,6 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         adaptive,
         value_scale,
         training: None,
+        shown_games,
     })
 }

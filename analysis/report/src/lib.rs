@@ -13,6 +13,7 @@ mod calibration;
 mod colours;
 pub mod compare;
 mod components;
+pub mod games;
 mod groups;
 mod matchups;
 pub mod model;

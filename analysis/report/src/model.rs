@@ -2,7 +2,7 @@
 //! [`super::build`], rendered to HTML, Markdown, CSV and plots by
 //! [`super::render`]. Every number a reader sees comes from here.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 mod scale;
 
@@ -640,6 +640,60 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Present when the report belongs to a training run.
     pub training: Option<TrainingSummary>,
+    /// A few real games per matchup, replayed for the game viewer.
+    pub shown_games: ShownGames,
+}
+
+/// Games a designer can replay: per matchup the shortest decisive win each
+/// way and a game of median length (see [`super::games`]).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ShownGames {
+    pub games: Vec<ShownGame>,
+    /// Why no game is drawn: a variant whose positions the viewer cannot
+    /// draw (its games are still listed), or a log that keeps no moves.
+    pub not_drawn: Option<String>,
+    /// Chosen games that did not replay, each with its reason.
+    pub problems: Vec<String>,
+}
+
+/// One chosen game, replayed through the lab's rules: what the viewer
+/// embeds and the check of [`super::games::check_shown_game`] compares.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShownGame {
+    pub game_id: u64,
+    pub matchup: String,
+    /// Why it was chosen ("shortest win for Bishop", "median length").
+    pub why: String,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub termination: String,
+    pub plies: u32,
+    /// The start position's text.
+    pub start: String,
+    /// The moves as logged, in the lab's notation.
+    pub moves: Vec<String>,
+    /// The moves as a reader reads them (SAN where the variant has it),
+    /// with the move number before White's moves and a first Black move.
+    pub move_texts: Vec<String>,
+    /// The board size.
+    pub files: u8,
+    pub ranks: u8,
+    /// The position at each ply, the start first; empty when the
+    /// variant's positions cannot be drawn.
+    pub positions: Vec<DrawnPosition>,
+}
+
+/// A position as the viewer draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnPosition {
+    /// The position's text (FEN with the pockets in brackets).
+    pub text: String,
+    /// Ranks from the top (Black's side) down, one letter per square
+    /// (upper case White, lower case Black), `.` where empty.
+    pub rows: Vec<String>,
+    /// White's pocket, then Black's, as letters.
+    pub pockets: [String; 2],
 }
 
 /// A piece's learned value, in pawns, with intervals.

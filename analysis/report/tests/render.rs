@@ -395,6 +395,7 @@ fn example_report() -> Report {
             "The super bishop played half as many games as the others.".into(),
         ],
         training: Some(example_training()),
+        shown_games: Default::default(),
     }
 }
 
@@ -531,6 +532,7 @@ fn empty_report() -> Report {
         value_scale: None,
         notes: Vec::new(),
         training: None,
+        shown_games: Default::default(),
     }
 }
 

@@ -3,6 +3,8 @@
 //! printers turn it into text, which keeps the two twins identical in
 //! content by construction. All text in it is plain (unescaped) text.
 
+use super::super::model::ShownGame;
+
 /// The whole report as a title and a flat list of blocks.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Doc {
@@ -37,6 +39,9 @@ pub(super) enum Block {
     },
     /// Preformatted text: the experiment file, commands.
     Code(String),
+    /// Games to replay on a drawn board. Only the HTML can show them; the
+    /// Markdown has the section's list of them instead.
+    GameViewer(Vec<ShownGame>),
 }
 
 /// How a table row (a verdict) is coloured.

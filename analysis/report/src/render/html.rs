@@ -1,7 +1,7 @@
 //! Prints the [`Doc`] as one self-contained HTML file: CSS inline, plots
 //! embedded as base64 PNG (pixel-identical to `plots/*.png`, whatever fonts
-//! the reader's machine has), no scripts, no external resources. It can be
-//! mailed or attached to an issue on its own.
+//! the reader's machine has), no external resources; the only script is
+//! the game viewer's ([`super::viewer`]). It can be mailed on its own.
 
 use std::fmt::Write as _;
 
@@ -10,6 +10,7 @@ use base64::engine::general_purpose::STANDARD;
 
 use super::doc::{Align, Block, Doc, Table, Tone};
 use super::plots::RenderedPlot;
+use super::viewer;
 
 const STYLE: &str = r#"
 :root { color-scheme: light; }
@@ -159,6 +160,7 @@ fn block_html(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
         Block::Code(text) => {
             let _ = writeln!(out, "<pre><code>{}</code></pre>", escape(text.trim_end()));
         }
+        Block::GameViewer(games) => viewer::write(out, games),
     }
 }
 

@@ -67,6 +67,8 @@ fn block_md(out: &mut String, block: &Block, plots: &[RenderedPlot]) {
             }
             None => out.push_str("*No plot here: there is no data to draw yet.*\n\n"),
         },
+        // The section lists the games and their export commands.
+        Block::GameViewer(_) => {}
         Block::Code(text) => {
             let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
             let _ = writeln!(out, "{fence}\n{}\n{fence}\n", text.trim_end());

@@ -24,6 +24,7 @@ mod markdown;
 mod plots;
 mod scale_csv;
 mod sections;
+mod viewer;
 
 use std::path::{Path, PathBuf};
 

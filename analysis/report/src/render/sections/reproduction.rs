@@ -148,7 +148,7 @@ fn file_slug(name: &str) -> String {
 }
 
 /// Quotes an argument for a POSIX shell only when it needs it.
-fn shell_quote(arg: &str) -> String {
+pub(super) fn shell_quote(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg
             .chars()
