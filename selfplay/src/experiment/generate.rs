@@ -3,7 +3,9 @@
 use pocketlab_core::{Color, PieceType, Position, Square, Variant};
 
 use super::file::GeneratorFile;
-use super::{Army, Ctx, EngineSettings, ExperimentError, Matchup, army_index, piece_letter};
+use super::{
+    Army, Ctx, EngineSettings, ExperimentError, Identities, Matchup, army_index, piece_letter,
+};
 
 /// Add the armies and matchups a generator describes. Armies with the same
 /// name and setup are shared between generators.
@@ -90,6 +92,8 @@ pub(super) fn expand(
                     remove: Vec::new(),
                     place,
                     pocket: Vec::new(),
+                    castling: true,
+                    identities: Identities::Potential,
                     engine: engine.clone(),
                 };
                 indices.push(add_army(cx, key, armies, army)?);
@@ -126,6 +130,8 @@ pub(super) fn expand(
                 remove: vec![sq],
                 place: Vec::new(),
                 pocket: Vec::new(),
+                castling: true,
+                identities: Identities::Potential,
                 engine: engine.clone(),
             };
             let odds = add_army(cx, key, armies, odds)?;
@@ -193,6 +199,8 @@ fn value_scale(
             remove: Vec::new(),
             place: vec![(square, piece)],
             pocket: Vec::new(),
+            castling: true,
+            identities: Identities::Potential,
             engine: engine.clone(),
         };
         on_square.push(add_army(cx, key, armies, army)?);
@@ -203,6 +211,8 @@ fn value_scale(
         remove: vec![square],
         place: Vec::new(),
         pocket: Vec::new(),
+        castling: true,
+        identities: Identities::Potential,
         engine: engine.clone(),
     };
     if scale.odds > 0 {
@@ -353,7 +363,9 @@ fn add_army(
         let same = armies[i].replace == army.replace
             && armies[i].remove == army.remove
             && armies[i].place == army.place
-            && armies[i].pocket == army.pocket;
+            && armies[i].pocket == army.pocket
+            && armies[i].castling == army.castling
+            && armies[i].identities == army.identities;
         return if same {
             Ok(i)
         } else {
