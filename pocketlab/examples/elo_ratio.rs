@@ -77,6 +77,10 @@ fn main() -> Result<(), String> {
         }
     );
     for r in &rows {
+        if &r.name == unit_name {
+            println!("{:<28} {:>6.0} Elo  1 (the unit)", r.name, r.elo);
+            continue;
+        }
         let interval = scale.interval(r.elo, r.elo_se, level);
         println!(
             "{:<28} {:>6.0} Elo  {:>5.2} units ({:.2} to {:.2})",

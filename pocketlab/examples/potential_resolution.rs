@@ -35,6 +35,9 @@ struct Resolution {
     /// queen, became known; `None` if never.
     king_known: [Option<u32>; 2],
     queen_known: [Option<u32>; 2],
+    /// Whether each side's queen became known by being captured (the
+    /// capturer names the captured piece), rather than by deduction.
+    queen_captured: [bool; 2],
     /// Moves after which rule 5 narrowed some piece.
     consistency_moves: u32,
     plies: u32,
@@ -111,6 +114,7 @@ fn resolve(
             }
             if r.queen_known[s].is_none() && known(&pos, army, color, queen) {
                 r.queen_known[s] = Some(ply);
+                r.queen_captured[s] = pos.captured_count(color, queen) > 0;
             }
         }
     }
@@ -197,6 +201,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 median(plies)
             );
         }
+        let mut captured_by_pair = BTreeMap::new();
+        for (pair, r) in results {
+            for s in (0..2).filter(|&s| r.hidden[s] && r.queen_known[s].is_some()) {
+                let entry = captured_by_pair.entry(*pair).or_insert((0.0, 0));
+                entry.0 += f64::from(u8::from(r.queen_captured[s]));
+                entry.1 += 1;
+            }
+        }
+        println!(
+            "  of the queens known, known by being captured and named: {}",
+            share(&captured_by_pair)
+        );
         let mut forced_by_pair = BTreeMap::new();
         let mut games_with = BTreeMap::new();
         for (pair, r) in results {
