@@ -17,7 +17,7 @@ use pocketlab_core::{Color, Game, GamePosition, GameStatus, Outcome};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::experiment::{EngineSettings, Experiment, Program, UciEngine, start_fen};
+use crate::experiment::{EngineSettings, Experiment, Program, UciEngine, start_text};
 use crate::log::{GameRecord, MoveRecord, Termination, game_id, game_seed};
 use crate::uci_player::{self, Answer, Fault, Stop, UciProcess};
 
@@ -36,20 +36,11 @@ fn pair_starts(exp: &Experiment, kind: &GameKind<'_>, matchup: usize, pair: u64)
     }
     let m = &exp.matchups[matchup];
     let (a, b) = (&exp.armies[m.a], &exp.armies[m.b]);
-    match kind {
-        // Armies are setups of the variant's start position; Potential
-        // Chess has one start (armies may differ only in their engine).
-        GameKind::Standard(variant) => [
-            start_fen(variant, a, b)
-                .expect("start positions are validated when the experiment loads"),
-            start_fen(variant, b, a)
-                .expect("start positions are validated when the experiment loads"),
-        ],
-        GameKind::Potential(_) => {
-            let text = kind.start_position().to_text();
-            [text.clone(), text]
-        }
-    }
+    // Armies are setups of the variant's start position.
+    [(a, b), (b, a)].map(|(white, black)| {
+        start_text(kind.variant(), white, black)
+            .expect("start positions are validated when the experiment loads")
+    })
 }
 
 /// The two start positions of a pair (A White, then B White) and the

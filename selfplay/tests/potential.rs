@@ -127,3 +127,47 @@ fn potential_experiments_reject_army_setups() {
     assert!(message.contains("armies"), "{message}");
     assert!(message.contains("Potential Chess"), "{message}");
 }
+
+#[test]
+fn an_army_with_fixed_identities_starts_as_orthodox_pieces_in_both_colours() {
+    let text = TINY_POTENTIAL
+        .replace(
+            "[armies.first]\n",
+            "[armies.first]\nidentities = \"fixed\"\n",
+        )
+        .replace("pairs = 2", "pairs = 1")
+        .replace("max_plies = 50", "max_plies = 6");
+    let exp = Experiment::parse("tiny.toml", &text, Path::new(".")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (games, _) = play(&exp, dir.path(), 1);
+    let starts: Vec<&str> = games.iter().map(|g| g.start_fen.as_str()).collect();
+    // The fixed army plays White in the pair's first game, Black in its second.
+    assert_eq!(
+        starts,
+        [
+            "xxxxxxxx/xxxxxxxx/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/XXXXXXXX/XXXXXXXX[] w - 0 1",
+        ]
+    );
+}
+
+#[test]
+fn identities_are_checked_by_name_and_variant() {
+    let misspelt = TINY_POTENTIAL.replace(
+        "[armies.first]\n",
+        "[armies.first]\nidentities = \"known\"\n",
+    );
+    let message = Experiment::parse("tiny.toml", &misspelt, Path::new("."))
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("known"), "{message}");
+    let chess = TINY_POTENTIAL
+        .replace("variant = \"potential-chess\"", "variant = \"chess\"")
+        .replace(
+            "[armies.first]\n",
+            "[armies.first]\nidentities = \"fixed\"\n",
+        );
+    let e = Experiment::parse("tiny.toml", &chess, Path::new(".")).unwrap_err();
+    assert_eq!(e.key, "armies.first.identities", "{e}");
+    assert!(e.reason.contains("not Potential Chess"), "{e}");
+}

@@ -14,7 +14,7 @@ use pocketlab_core::GamePosition;
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
 use pocketlab_selfplay::experiment::plan::{StudyPlan, StudySettings};
-use pocketlab_selfplay::experiment::{DEFAULT_NODES, Program, start_fen};
+use pocketlab_selfplay::experiment::{DEFAULT_NODES, Program, start_text};
 use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
 
@@ -242,7 +242,7 @@ fn timing_probe(exp: &Experiment) -> anyhow::Result<f64> {
         anyhow::bail!("the timing probe needs the lab's engine");
     }
     let kind = GameKind::of(&exp.variant);
-    let fen = start_fen(&exp.variant, white, black).map_err(anyhow::Error::msg)?;
+    let fen = start_text(&exp.variant, white, black).map_err(anyhow::Error::msg)?;
     let mut pos = kind
         .parse_position(&fen)
         .map_err(|e| anyhow::anyhow!("start position {fen}: {e}"))?;

@@ -1,6 +1,8 @@
 //! Armies: one side's pieces of the variant's start position, transformed
-//! by substitutions, removals and pocketed pieces.
+//! by substitutions, removals and pocketed pieces, with or without its
+//! castling rights and (Potential Chess) with hidden or known identities.
 
+use pocketlab_core::potential::{Army as PotentialArmy, PotentialPosition};
 use pocketlab_core::{Color, Piece, PieceType, Position, Square, Variant};
 
 use super::EngineSettings;
@@ -17,7 +19,24 @@ pub struct Army {
     /// piece standing there: one knight of two becomes a bishop.
     pub place: Vec<(Square, PieceType)>,
     pub pocket: Vec<PieceType>,
+    /// Whether the side keeps the castling rights of the start position.
+    pub castling: bool,
+    /// Potential Chess: whether the side's pieces start with hidden
+    /// identities (every type of the army) or known ones.
+    pub identities: Identities,
     pub engine: EngineSettings,
+}
+
+/// What the opponent knows of a Potential Chess army's pieces at the start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Identities {
+    /// Every piece may still be any type of the army (the game's rule).
+    #[default]
+    Potential,
+    /// Every piece is the type the variant's start array puts on its
+    /// square, known to both sides from the first move: orthodox chess
+    /// pieces against an army of potentials.
+    Fixed,
 }
 
 impl Army {
@@ -29,8 +48,16 @@ impl Army {
             remove: Vec::new(),
             place: Vec::new(),
             pocket: Vec::new(),
+            castling: true,
+            identities: Identities::Potential,
             engine,
         }
+    }
+
+    /// Whether the army's start differs from the variant's in anything
+    /// but its pieces: castling rights or known identities.
+    fn changes_rules(&self) -> bool {
+        !self.castling || self.identities != Identities::Potential
     }
 
     /// A short description for logs and reports: `N->I, b1=B, -f2, +[P]`.
@@ -54,6 +81,12 @@ impl Army {
                     .map(|&t| variant.letter(t))
                     .collect::<String>()
             ));
+        }
+        if !self.castling {
+            parts.push("no castling".to_owned());
+        }
+        if self.identities == Identities::Fixed {
+            parts.push("fixed identities".to_owned());
         }
         if parts.is_empty() {
             "base".to_owned()
@@ -100,7 +133,7 @@ pub fn pieces_exchanged(variant: &Variant, a: &Army, b: &Army) -> Option<u32> {
         p.sort_by_key(|t| variant.letter(*t));
         p
     };
-    if sorted(&a.pocket) != sorted(&b.pocket) {
+    if sorted(&a.pocket) != sorted(&b.pocket) || a.changes_rules() || b.changes_rules() {
         return None;
     }
     let base = Position::start(variant);
@@ -128,6 +161,8 @@ pub fn same_setup(variant: &Variant, a: &Army, b: &Army) -> bool {
     };
     let base = Position::start(variant);
     sorted(&a.pocket) == sorted(&b.pocket)
+        && a.castling == b.castling
+        && a.identities == b.identities
         && Square::all().all(|sq| {
             base.piece_at(sq)
                 .filter(|p| p.color == Color::White)
@@ -209,11 +244,13 @@ pub fn start_fen(variant: &Variant, white: &Army, black: &Army) -> Result<String
     let base_fen = base.to_fen();
     let fields: Vec<&str> = base_fen.split_whitespace().collect();
     let side = fields[1];
-    // Keep each castling right the transformed position still supports.
+    // Keep each castling right the transformed position still supports,
+    // of the sides whose armies castle.
     let mut castling: String = fields[2].chars().filter(|&c| c != '-').collect();
     castling.retain(|c| {
+        let castles = if c.is_ascii_uppercase() { white } else { black }.castling;
         let fen = format!("{placement} {side} {c} - 0 1");
-        Position::from_fen(variant, &fen).is_ok()
+        castles && Position::from_fen(variant, &fen).is_ok()
     });
     if castling.is_empty() {
         castling.push('-');
@@ -224,6 +261,86 @@ pub fn start_fen(variant: &Variant, white: &Army, black: &Army) -> Result<String
     );
     Position::from_fen(variant, &fen).map_err(|e| format!("{fen}: {e}"))?;
     Ok(fen)
+}
+
+/// A game's start as text, `white`'s army for White and `black`'s for
+/// Black: a FEN ([`start_fen`]), or for Potential Chess position text.
+pub fn start_text(variant: &Variant, white: &Army, black: &Army) -> Result<String, String> {
+    match PotentialArmy::of(variant) {
+        Some(army) => potential_start_text(variant, &army, white, black),
+        None => start_fen(variant, white, black),
+    }
+}
+
+/// Potential Chess's start, where every piece may be any type of the army,
+/// but for an army with fixed identities: its pieces are the types the
+/// variant's start array puts on their squares.
+fn potential_start_text(
+    variant: &Variant,
+    army: &PotentialArmy<'_>,
+    white: &Army,
+    black: &Army,
+) -> Result<String, String> {
+    let potentials = army.start_position();
+    let fixed = |color: Color| {
+        let side = if color == Color::White { white } else { black };
+        side.identities == Identities::Fixed
+    };
+    if !fixed(Color::White) && !fixed(Color::Black) {
+        return Ok(potentials.to_text());
+    }
+    let array = Position::start(variant);
+    let mut board = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let sq = Square::from_coords(file, rank);
+            let Some(piece) = potentials.piece_at(sq) else {
+                empty += 1;
+                continue;
+            };
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+                empty = 0;
+            }
+            if fixed(piece.color) {
+                match array.piece_at(sq) {
+                    Some(p) if p.color == piece.color => {
+                        board.push(letter(variant, p.color, p.kind));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "fixed identities: the variant's start array has no {} piece on {sq}, \
+                             where the army's pieces start",
+                            if piece.color == Color::White {
+                                "White"
+                            } else {
+                                "Black"
+                            }
+                        ));
+                    }
+                }
+            } else {
+                let token = army.token(piece.potential, piece.color);
+                board.push_str(&match (token.len(), piece.color) {
+                    (1, _) => token,
+                    (_, Color::White) => format!("{{{token}}}"),
+                    (_, Color::Black) => format!("({token})"),
+                });
+            }
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            board.push('/');
+        }
+    }
+    let text = format!("{board}[] w - 0 1");
+    // The array must hold exactly the army's pieces for a consistent start.
+    PotentialPosition::from_text(army, &text)
+        .map_err(|e| format!("fixed identities: {text}: {e}"))?;
+    Ok(text)
 }
 
 fn letter(variant: &Variant, color: Color, kind: PieceType) -> char {

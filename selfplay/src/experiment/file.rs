@@ -310,8 +310,22 @@ pub struct ArmyFile {
     /// Pieces this side starts with in its pocket (letters).
     #[serde(default)]
     pub pocket: String,
+    /// `false`: the side starts without castling rights.
+    #[serde(default)]
+    pub castling: Option<bool>,
+    /// Potential Chess: `"potential"` (the game's rule) or `"fixed"`.
+    #[serde(default)]
+    pub identities: Option<IdentitiesName>,
     #[serde(default)]
     pub engine: Option<EngineFile>,
+}
+
+/// An army's `identities` as written.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdentitiesName {
+    Potential,
+    Fixed,
 }
 
 #[derive(Deserialize, Debug, Clone)]

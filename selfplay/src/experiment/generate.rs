@@ -4,7 +4,9 @@ use pocketlab_core::{Color, PieceType, Position, Square, Variant};
 use pocketlab_stats::value_scale::PieceRef;
 
 use super::file::GeneratorFile;
-use super::{Army, Ctx, EngineSettings, ExperimentError, Matchup, army_index, piece_letter};
+use super::{
+    Army, Ctx, EngineSettings, ExperimentError, Identities, Matchup, army_index, piece_letter,
+};
 
 /// The value scale a `value-scale` generator lays out: its pieces, and the
 /// piece each side of each of its matchups has on the exchanged square.
@@ -130,6 +132,8 @@ pub(super) fn expand(
                     remove: Vec::new(),
                     place,
                     pocket: Vec::new(),
+                    castling: true,
+                    identities: Identities::Potential,
                     engine: engine.clone(),
                 };
                 indices.push(add_army(cx, key, armies, army)?);
@@ -166,6 +170,8 @@ pub(super) fn expand(
                 remove: vec![sq],
                 place: Vec::new(),
                 pocket: Vec::new(),
+                castling: true,
+                identities: Identities::Potential,
                 engine: engine.clone(),
             };
             let odds = add_army(cx, key, armies, odds)?;
@@ -233,6 +239,8 @@ fn value_scale(
             remove: Vec::new(),
             place: vec![(square, piece)],
             pocket: Vec::new(),
+            castling: true,
+            identities: Identities::Potential,
             engine: engine.clone(),
         };
         on_square.push(add_army(cx, key, armies, army)?);
@@ -243,6 +251,8 @@ fn value_scale(
         remove: vec![square],
         place: Vec::new(),
         pocket: Vec::new(),
+        castling: true,
+        identities: Identities::Potential,
         engine: engine.clone(),
     };
     // Piece `i` of the scale is `pieces[i - 1]`: index 0 is the pawn.
@@ -418,7 +428,9 @@ fn add_army(
         let same = armies[i].replace == army.replace
             && armies[i].remove == army.remove
             && armies[i].place == army.place
-            && armies[i].pocket == army.pocket;
+            && armies[i].pocket == army.pocket
+            && armies[i].castling == army.castling
+            && armies[i].identities == army.identities;
         return if same {
             Ok(i)
         } else {

@@ -27,10 +27,12 @@ use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::{Position, Square, Variant};
 
 pub use crate::uci_player::{UciEngine, UciVariant};
-pub use army::{Army, pieces_exchanged, plays_alike, same_setup, start_fen};
+pub use army::{
+    Army, Identities, pieces_exchanged, plays_alike, same_setup, start_fen, start_text,
+};
 pub use engine::{DEFAULT_NODES, EngineSettings, Program};
 pub use file::DesignName;
-use file::{AdjudicationFile, EngineFile, ExperimentFile, LogFile};
+use file::{AdjudicationFile, EngineFile, ExperimentFile, IdentitiesName, LogFile};
 pub use generate::ScalePlan;
 pub use stop::{ScaleStop, StopDesign, StopRule};
 
@@ -266,7 +268,7 @@ fn check_matchups(
             ));
         }
         for (white, black) in [(m.a, m.b), (m.b, m.a)] {
-            start_fen(variant, &armies[white], &armies[black]).map_err(|e| {
+            start_text(variant, &armies[white], &armies[black]).map_err(|e| {
                 cx.err(
                     "armies",
                     format!("matchup '{}': impossible start position: {e}", m.name),
@@ -284,16 +286,18 @@ fn check_army_setups(
     armies: &[Army],
     openings: &Openings,
 ) -> Result<(), ExperimentError> {
-    let transforms = |a: &Army| {
+    let moves_pieces = |a: &Army| {
         !a.replace.is_empty() || !a.remove.is_empty() || !a.place.is_empty() || !a.pocket.is_empty()
     };
-    if variant.rules.potential.is_some() && armies.iter().any(transforms) {
+    if variant.rules.potential.is_some() && armies.iter().any(moves_pieces) {
         return Err(cx.err(
             "armies",
             "Potential Chess takes its army from the variant ([potential] army); \
-             armies here may differ only in their engine",
+             armies here may differ only in their engine and identities",
         ));
     }
+    let transforms =
+        |a: &Army| moves_pieces(a) || !a.castling || a.identities != Identities::Potential;
     if !openings.book.is_empty() && armies.iter().any(transforms) {
         // A book fixes whole positions, so army setups would be silently ignored.
         return Err(cx.err(
@@ -622,6 +626,25 @@ fn army_from_file(
             &c.to_string(),
         )?);
     }
+    if army.castling == Some(false) && variant.rules.castling.is_none() {
+        return Err(cx.err(
+            format!("{key}.castling"),
+            format!("variant '{}' has no castling to take away", variant.name),
+        ));
+    }
+    let identities = match army.identities {
+        None | Some(IdentitiesName::Potential) => Identities::Potential,
+        Some(IdentitiesName::Fixed) if variant.rules.potential.is_some() => Identities::Fixed,
+        Some(IdentitiesName::Fixed) => {
+            return Err(cx.err(
+                format!("{key}.identities"),
+                format!(
+                    "variant '{}' is not Potential Chess (no [potential] army): its pieces' identities are always known",
+                    variant.name
+                ),
+            ));
+        }
+    };
     let engine = match &army.engine {
         Some(e) => engine::engine_settings(
             cx,
@@ -639,6 +662,8 @@ fn army_from_file(
         remove,
         place: Vec::new(),
         pocket,
+        castling: army.castling.unwrap_or(true),
+        identities,
         engine,
     })
 }
@@ -753,6 +778,40 @@ mod tests {
         }
         let e = with_published("published = [{ source = \"K\", pawn = 1.0 }]").unwrap_err();
         assert!(e.to_string().contains("pawn"), "{e}");
+    }
+
+    fn castling_experiment(variant: &str) -> Result<Experiment, super::ExperimentError> {
+        let text = format!(
+            "name = \"t\"\nvariant = \"{variant}\"\nseed = 1\n\
+             [armies.full]\n[armies.no-castling]\ncastling = false\n\
+             [[matchups]]\na = \"full\"\nb = \"no-castling\"\n"
+        );
+        Experiment::parse("t.toml", &text, Path::new("."))
+    }
+
+    #[test]
+    fn an_army_without_castling_starts_without_its_rights_in_both_colours() {
+        let exp = castling_experiment("chess-mutation").unwrap();
+        let (full, none) = (&exp.armies[0], &exp.armies[1]);
+        assert!(!none.castling);
+        let rights = |white, black| {
+            let fen = super::start_fen(&exp.variant, white, black).unwrap();
+            fen.split_whitespace().nth(2).unwrap().to_owned()
+        };
+        assert_eq!(rights(full, none), "KQ");
+        assert_eq!(rights(none, full), "kq");
+        assert_eq!(rights(full, full), "KQkq");
+        // Not a piece exchange, and not the same setup.
+        assert_eq!(super::pieces_exchanged(&exp.variant, full, none), None);
+        assert!(!super::same_setup(&exp.variant, full, none));
+        assert_eq!(none.describe(&exp.variant), "no castling");
+    }
+
+    #[test]
+    fn castling_cannot_be_taken_from_a_variant_without_it() {
+        let e = castling_experiment("chess-nocastle").unwrap_err();
+        assert_eq!(e.key, "armies.no-castling.castling", "{e}");
+        assert!(e.reason.contains("no castling"), "{e}");
     }
 
     const BASE: &str = "name = \"base\"\ndescription = \"the base\"\nvariant = \"chess\"\nseed = 7\n\
