@@ -115,6 +115,15 @@ fn every_embedded_game_replays_to_its_positions_and_a_tampered_one_is_refused() 
     for game in &games {
         assert!(markdown.contains(&format!("--game {}", game.game_id)));
     }
+    // Game balance says how deep the engine searched in these games.
+    let depth_row = markdown
+        .lines()
+        .find(|line| line.starts_with("| Search depth"))
+        .expect("a search depth row");
+    assert!(
+        depth_row.contains("median") && depth_row.contains("searched moves"),
+        "{depth_row}"
+    );
 
     let game = games.iter().max_by_key(|g| g.moves.len()).unwrap();
     let (record, game_moves) = logged(game.game_id);

@@ -10,7 +10,7 @@ use pocketlab_core::{GamePosition, Variant};
 use pocketlab_selfplay::Experiment;
 
 use super::model::{GameBalance, LengthStats, PieceUse};
-use super::read::{GamesSummary, ReportError, log_error, read_logged_games};
+use super::read::{GamesSummary, ReportError, log_error, read_logged_games, search_depths};
 use pocketlab_stats::{ConfidenceLevel, clustered_mean};
 
 /// Games sampled per matchup to measure the branching factor.
@@ -46,6 +46,7 @@ pub(super) fn game_balance(
         length: lengths(&games.plies),
         branching_factor,
         branching_sample,
+        search_depth: search_depths(dirs)?,
     })
 }
 

@@ -547,6 +547,18 @@ pub struct GameBalance {
     /// Mean legal moves per position over a sample of logged positions.
     pub branching_factor: Option<f64>,
     pub branching_sample: u64,
+    /// How deep the searches of the games went (`None`: no searched move
+    /// logged a depth).
+    pub search_depth: Option<SearchDepth>,
+}
+
+/// The depths the engine's searches reached, over every searched move.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchDepth {
+    pub median: f64,
+    pub mean: f64,
+    /// Searched moves behind the figures.
+    pub moves: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -13,7 +13,7 @@ use pocketlab_selfplay::log::{self, GameId, Manifest};
 use polars::prelude::*;
 use thiserror::Error;
 
-use super::model::SprtOutcome;
+use super::model::{SearchDepth, SprtOutcome};
 
 #[derive(Debug, Error)]
 pub enum ReportError {
@@ -186,6 +186,35 @@ fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>, ReportError> {
         .iter()
         .map(|v| v.unwrap_or_default().to_owned())
         .collect())
+}
+
+/// How deep the lab's engine searched: the median, mean and count of the
+/// depths its searches reached over every logged move that was searched
+/// (opening moves and external engines without a depth log 0 and are left
+/// out); `None` when no move was.
+pub(super) fn search_depths(dirs: &[PathBuf]) -> Result<Option<SearchDepth>, ReportError> {
+    let moves = scan(dirs, log::Table::Moves)?;
+    if moves.clone().collect_schema()?.is_empty() {
+        return Ok(None);
+    }
+    let depth = || col(column::DEPTH).cast(DataType::Float64);
+    let summary = moves
+        .filter(col(column::DEPTH).gt(lit(0)))
+        .select([
+            depth().median().alias("median"),
+            depth().mean().alias("mean"),
+            depth().count().cast(DataType::UInt64).alias("moves"),
+        ])
+        .collect()?;
+    let moves = u64s(&summary, "moves")?.first().copied().unwrap_or(0);
+    if moves == 0 {
+        return Ok(None);
+    }
+    Ok(Some(SearchDepth {
+        median: f64s(&summary, "median")?[0],
+        mean: f64s(&summary, "mean")?[0],
+        moves,
+    }))
 }
 
 fn read_games_unchecked(dirs: &[PathBuf]) -> Result<GamesSummary, ReportError> {

@@ -15,8 +15,8 @@ use pocketlab_report::model::{
     AdaptiveMatchup, AdaptiveStatus, AdaptiveSummary, Calibration, CalibrationSource, Compared,
     EvalPieceValue, EvalPieceValues, ExperimentInfo, GameBalance, LearnedPiece, LengthStats,
     MatchupStats, PairVerdict, PieceUse, PlayerRating, PublishedAgreement, PublishedCheck,
-    PublishedValue, RatingGroup, Report, ScoreModel, SprtOutcome, TrainingSummary, ValidationMatch,
-    VerdictKind,
+    PublishedValue, RatingGroup, Report, ScoreModel, SearchDepth, SprtOutcome, TrainingSummary,
+    ValidationMatch, VerdictKind,
 };
 use pocketlab_report::proposal::propose;
 use pocketlab_report::render::{RenderedReport, write_report};
@@ -367,6 +367,11 @@ fn example_report() -> Report {
             length: LengthStats { mean: 148.6, median: 146.0, p10: 92.0, p90: 206.0, histogram },
             branching_factor: Some(41.7),
             branching_sample: 2000,
+            search_depth: Some(SearchDepth {
+                median: 6.0,
+                mean: 5.8,
+                moves: 12_345,
+            }),
         },
         pocket_use: [
             ("P", "pawn", 4100, 0, 0, 0, 3900),
@@ -525,6 +530,7 @@ fn empty_report() -> Report {
             },
             branching_factor: None,
             branching_sample: 0,
+            search_depth: None,
         },
         pocket_use: Vec::new(),
         colour_values: None,

@@ -63,6 +63,16 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         _ => "not measured".to_owned(),
     };
     table.push(vec!["Branching factor".into(), branching]);
+    let depth = match &b.search_depth {
+        Some(d) => format!(
+            "median {} plies, mean {} (the depth each search completed, over {} searched moves)",
+            fixed(d.median, 0),
+            fixed(d.mean, 1),
+            count(d.moves)
+        ),
+        None => "not logged".to_owned(),
+    };
+    table.push(vec!["Search depth".into(), depth]);
     doc.table(table);
 
     doc.heading(4, "How games ended");
