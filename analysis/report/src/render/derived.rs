@@ -15,6 +15,19 @@ pub(super) const TRAINING_VALUES: &str = "training-values";
 pub(super) const TRAINING_CONVERGENCE: &str = "training-convergence";
 pub(super) const VALUE_SCALE: &str = "value-scale";
 
+/// ` (1 pawn = 127 Elo)` after an axis in pawns, where the calibration
+/// gives the pawn's value; empty otherwise.
+pub(super) fn pawn_in_elo(report: &Report, in_pawns: bool) -> String {
+    if in_pawns && report.calibration.elo_per_pawn.is_finite() {
+        format!(
+            " (1 pawn = {} Elo)",
+            super::format::fixed(report.calibration.elo_per_pawn, 0)
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// One file-name key per group, in order: `group-<class>` for a class
 /// group, else `group-<position>`; made unique if two groups collide.
 pub(super) fn group_keys(report: &Report) -> Vec<String> {

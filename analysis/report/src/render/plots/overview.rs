@@ -5,8 +5,8 @@
 //! resolves every rating, else Elo per piece.
 
 use super::super::super::model::{RatingGroup, Report};
-use super::super::derived::{finite_mean, group_games, ranking};
-use super::super::format::{fixed, games};
+use super::super::derived::{finite_mean, group_games, pawn_in_elo, ranking};
+use super::super::format::games;
 use super::forest::{Bracket, Forest, ForestRow};
 use super::style::{palette, verdict_colour};
 use crate::model::VerdictKind;
@@ -106,14 +106,7 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
     } else {
         ("Elo per piece", 0)
     };
-    let calibration = if in_pawns && report.calibration.elo_per_pawn.is_finite() {
-        format!(
-            " (1 pawn = {} Elo)",
-            fixed(report.calibration.elo_per_pawn, 0)
-        )
-    } else {
-        String::new()
-    };
+    let calibration = pawn_in_elo(report, in_pawns);
     Some(Forest {
         title: format!(
             "Every piece and every verdict: {} rated pieces ({})",

@@ -2,7 +2,7 @@
 //! the equivalence band, so "are these worth the same" is one glance.
 
 use super::super::super::model::{RatingGroup, Report};
-use super::super::derived::{finite_mean, group_games, ranking};
+use super::super::derived::{finite_mean, group_games, pawn_in_elo, ranking};
 use super::super::format::{fixed, games};
 use super::forest::{Forest, ForestRow};
 use super::style::palette;
@@ -52,14 +52,7 @@ pub(super) fn plot(report: &Report, group: &RatingGroup) -> Option<Forest> {
     } else {
         ("Elo", report.margin_elo, 0)
     };
-    let calibration = if use_pawns && report.calibration.elo_per_pawn.is_finite() {
-        format!(
-            " (1 pawn = {} Elo)",
-            fixed(report.calibration.elo_per_pawn, 0)
-        )
-    } else {
-        String::new()
-    };
+    let calibration = pawn_in_elo(report, use_pawns);
     Some(Forest {
         title: format!(
             "{}: strength of each piece ({})",
