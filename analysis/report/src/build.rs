@@ -158,6 +158,20 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
         off_design.as_deref(),
     );
 
+    let mut headlines = wording::headlines(
+        &calibration,
+        &groups,
+        &engines,
+        &balance,
+        colour_values.as_ref(),
+        adaptive.as_ref(),
+        &published,
+    );
+    // A value scale rates every piece on its own scale, not in groups.
+    if value_scale.is_some() {
+        headlines.retain(|h| h != wording::NOTHING_RATED);
+    }
+
     Ok(Report {
         experiment: ExperimentInfo {
             name: exp.name.clone(),
@@ -173,15 +187,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             engines: games.engines,
             eval_values,
         },
-        headlines: wording::headlines(
-            &calibration,
-            &groups,
-            &engines,
-            &balance,
-            colour_values.as_ref(),
-            adaptive.as_ref(),
-            &published,
-        ),
+        headlines,
         notes,
         margin_pawns,
         margin_elo: if unit.is_positive() {

@@ -332,6 +332,10 @@ pub(super) fn engine_text(v: &EngineVerdict) -> String {
     text
 }
 
+/// The headline of a report with no class to rate and no engines to
+/// compare.
+pub(super) const NOTHING_RATED: &str = "No group of armies to rate: see the matchups below.";
+
 /// The headlines: the pawn unit when it failed, each engine comparison,
 /// the game's balance, and the colours when a colour map was valued (each
 /// group's line stands with its verdicts).
@@ -358,7 +362,7 @@ pub(super) fn headlines(
     }
     out.extend(engines.iter().map(|e| format!("Engines: {}.", e.text)));
     if groups.is_empty() && engines.is_empty() {
-        out.push("No group of armies to rate: see the matchups below.".into());
+        out.push(NOTHING_RATED.into());
     }
     out.push(format!(
         "Game balance: White scores {:.1}% over {} games; {:.1}% draws.",

@@ -10,6 +10,10 @@ use super::super::format::{count, estimate_at, fixed, percent, value_interval};
 
 pub(super) const HEADING: &str = "Every piece on one value scale";
 
+/// The share of bootstrap draws that must give the best table before the
+/// report says the values support it.
+const SETTLED_STABILITY: f64 = 0.8;
+
 pub(super) fn write(doc: &mut Doc, report: &Report) {
     let Some(scale) = &report.value_scale else {
         return;
@@ -99,6 +103,23 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     } else {
         ""
     };
+    if best.stability.is_nan() || best.stability < SETTLED_STABILITY {
+        return Some(format!(
+            "No class table is settled yet: the best with {} classes so far, {} (largest spread {} {}, \
+             against {} {} today), comes out in only {} of bootstrap draws of the values; more pairs will \
+             settle it.",
+            best.classes.len(),
+            table(best),
+            fixed(best.largest_spread, if best.units == "Elo" { 0 } else { 2 }),
+            best.units,
+            fixed(
+                scale.today.largest_spread,
+                if scale.today.units == "Elo" { 0 } else { 2 }
+            ),
+            scale.today.units,
+            percent(best.stability, 0)
+        ));
+    }
     Some(format!(
         "The values support the table {} (largest spread {} {}, against {} {} today; the same table in {} of \
          bootstrap draws).{confirm}",
