@@ -83,17 +83,24 @@ pub(super) fn verdict(doc: &mut Doc, scale: &ValueScale) {
 /// if one differs from today's, and the command that confirms it.
 pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     let best = scale.best.as_ref()?;
-    let table = |t: &ScaleTable| {
-        t.classes
-            .iter()
-            .map(|c| c.concat())
-            .collect::<Vec<_>>()
-            .join(" | ")
-    };
     if best.classes == scale.today.classes {
         return Some(format!(
             "Keep today's table ({}): no table of {} classes has a smaller largest spread.",
-            table(&scale.today),
+            classes_text(&scale.today),
+            best.classes.len()
+        ));
+    }
+    let (table, spread, today) = (
+        classes_text(best),
+        spread_text(best),
+        spread_text(&scale.today),
+    );
+    let stability = percent(best.stability, 0);
+    if best.stability.is_nan() || best.stability < SETTLED_STABILITY {
+        return Some(format!(
+            "No class table is settled yet: the best with {} classes so far, {table} (largest spread \
+             {spread}, against {today} today), comes out in only {stability} of bootstrap draws of the \
+             values; more pairs will settle it.",
             best.classes.len()
         ));
     }
@@ -103,36 +110,27 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     } else {
         ""
     };
-    if best.stability.is_nan() || best.stability < SETTLED_STABILITY {
-        return Some(format!(
-            "No class table is settled yet: the best with {} classes so far, {} (largest spread {} {}, \
-             against {} {} today), comes out in only {} of bootstrap draws of the values; more pairs will \
-             settle it.",
-            best.classes.len(),
-            table(best),
-            fixed(best.largest_spread, if best.units == "Elo" { 0 } else { 2 }),
-            best.units,
-            fixed(
-                scale.today.largest_spread,
-                if scale.today.units == "Elo" { 0 } else { 2 }
-            ),
-            scale.today.units,
-            percent(best.stability, 0)
-        ));
-    }
     Some(format!(
-        "The values support the table {} (largest spread {} {}, against {} {} today; the same table in {} of \
-         bootstrap draws).{confirm}",
-        table(best),
-        fixed(best.largest_spread, if best.units == "Elo" { 0 } else { 2 }),
-        best.units,
-        fixed(
-            scale.today.largest_spread,
-            if scale.today.units == "Elo" { 0 } else { 2 }
-        ),
-        scale.today.units,
-        percent(best.stability, 0)
+        "The values support the table {table} (largest spread {spread}, against {today} today; the same \
+         table in {stability} of bootstrap draws).{confirm}"
     ))
+}
+
+/// A class table as `NB | RXI | …`, each class's letters from the lowest
+/// value up.
+fn classes_text(t: &ScaleTable) -> String {
+    t.classes
+        .iter()
+        .map(|c| c.concat())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// A table's largest within-class spread with its unit: `0.42 pawns`,
+/// `88 Elo`.
+fn spread_text(t: &ScaleTable) -> String {
+    let decimals = if t.units == "Elo" { 0 } else { 2 };
+    format!("{} {}", fixed(t.largest_spread, decimals), t.units)
 }
 
 /// The section in two sentences: how many pieces are valued, the unit.
@@ -242,15 +240,10 @@ fn class_tables(scale: &ValueScale) -> Table {
         ("Stability", Align::Right),
     ]);
     let mut row = |name: String, t: &ScaleTable| {
-        let classes: Vec<String> = t.classes.iter().map(|c| c.concat()).collect();
         table.push(vec![
             name,
-            classes.join(" | "),
-            format!(
-                "{} {}",
-                fixed(t.largest_spread, if t.units == "Elo" { 0 } else { 2 }),
-                t.units
-            ),
+            classes_text(t),
+            spread_text(t),
             percent(t.stability, 0),
         ]);
     };
