@@ -1,6 +1,8 @@
-//! The variants shipped in `configs/variants/`, embedded at build time so a
-//! name such as `pocket-mutation` works without the files at hand.
+//! The variants shipped in `configs/variants/` and the evaluations shipped
+//! in `configs/eval/` as their default players, embedded at build time so
+//! a name such as `pocket-mutation` works without the files at hand.
 
+use crate::engine::EvalParams;
 use crate::kind::parse_variant;
 use crate::variant::{Variant, VariantError};
 
@@ -9,14 +11,6 @@ pub(crate) const SHIPPED: &[(&str, &str)] = &[
     (
         "pocket-mutation",
         include_str!("../../configs/variants/pocket-mutation.toml"),
-    ),
-    (
-        "pmc-proposed",
-        include_str!("../../configs/variants/pmc-proposed.toml"),
-    ),
-    (
-        "pmc-proposed-v4",
-        include_str!("../../configs/variants/pmc-proposed-v4.toml"),
     ),
     ("chess", include_str!("../../configs/variants/chess.toml")),
     (
@@ -86,4 +80,79 @@ pub fn load(name: &str) -> Result<Variant, VariantError> {
         ),
     })?;
     parse_variant(&format!("{name}.toml"), text, &resolve)
+}
+
+/// The name that asks for the hand-written weights ([`EvalParams::default`])
+/// where an evaluation file is named (`eval = "builtin"`, `EvalFile
+/// builtin`), whatever the variant ships.
+pub const BUILTIN_EVAL: &str = "builtin";
+
+/// The evaluation file shipped as a variant's default player: the best
+/// evaluation the lab has measured for it, embedded so that an experiment
+/// without an `eval` key, `pocketlab study` and the UCI engine play it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShippedEval {
+    /// The file's name in `configs/eval/`.
+    pub file: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+impl ShippedEval {
+    /// The file's parameters.
+    pub fn params(&self) -> EvalParams {
+        // Every shipped file parses: `shipped_evaluations_parse` checks it.
+        EvalParams::from_toml(self.file, self.text).unwrap_or_default()
+    }
+}
+
+const PMC_WEIGHTS_2: ShippedEval = ShippedEval {
+    file: "pmc-weights-2.toml",
+    text: include_str!("../../configs/eval/pmc-weights-2.toml"),
+};
+
+/// Fitted on chess without castling; castling changes no input of it.
+const CHESS_NETWORK: ShippedEval = ShippedEval {
+    file: "chess-network-10k-h256-both-sq.toml",
+    text: include_str!("../../configs/eval/chess-network-10k-h256-both-sq.toml"),
+};
+
+/// `(variant name, its default evaluation)`. A variant not listed plays
+/// the hand-written weights ([`EvalParams::default`]).
+const SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
+    ("pocket-mutation", PMC_WEIGHTS_2),
+    ("pmc-drops", PMC_WEIGHTS_2),
+    ("chess", CHESS_NETWORK),
+    ("chess-nocastle", CHESS_NETWORK),
+];
+
+/// The evaluation shipped for the variant named `variant` (its `name`,
+/// which rule overrides keep), if any.
+///
+/// ```
+/// use pocketlab_core::builtin;
+///
+/// assert_eq!(builtin::shipped_eval("pocket-mutation").unwrap().file, "pmc-weights-2.toml");
+/// assert!(builtin::shipped_eval("chess-mutation").is_none());
+/// ```
+pub fn shipped_eval(variant: &str) -> Option<ShippedEval> {
+    SHIPPED_EVALS
+        .iter()
+        .find(|(name, _)| *name == variant)
+        .map(|(_, eval)| *eval)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_evaluations_parse_and_differ_from_the_hand_written_weights() {
+        for (variant, eval) in SHIPPED_EVALS {
+            assert!(text(variant).is_some(), "{variant} is a shipped variant");
+            let params = EvalParams::from_toml(eval.file, eval.text)
+                .unwrap_or_else(|e| panic!("{}: {e}", eval.file));
+            assert_ne!(params, EvalParams::default(), "{}", eval.file);
+        }
+    }
 }

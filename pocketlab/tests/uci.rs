@@ -377,9 +377,11 @@ fn mate_in_one_is_reported_as_mate_1() {
 fn bestmove_matches_a_direct_search() {
     let chess = variant("chess");
     let pos = play(Position::start(&chess), &["e2e4", "c7c5", "g1f3"]);
+    // The engine plays chess with its shipped evaluation unless told otherwise.
+    let params = builtin::shipped_eval("chess").unwrap().params();
     let mut searcher = pocketlab_core::engine::Searcher::standard(
         &chess,
-        &pocketlab_core::engine::EvalParams::default(),
+        &params,
         pocketlab_core::engine::SearchOptions::default(),
     );
     let history = [

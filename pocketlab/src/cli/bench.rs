@@ -171,41 +171,50 @@ const SEARCH_SUITE: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Searches each position of [`SEARCH_SUITE`] with the hand-written
+/// weights and, where the variant ships one, its default evaluation: the
+/// nodes a second of each and what one static evaluation costs.
 fn bench_search(nodes: u64) -> anyhow::Result<()> {
     let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
     println!(
-        "{:<16} {:>6} {:>10} {:>9} {:>10} {:>8}  best",
-        "position", "depth", "nodes", "seconds", "k nodes/s", "eval ns"
+        "{:<16} {:<44} {:>6} {:>10} {:>9} {:>10} {:>8}  best",
+        "position", "evaluation", "depth", "nodes", "seconds", "k nodes/s", "eval ns"
     );
     for &(label, variant_name, fen) in SEARCH_SUITE {
         let variant = builtin::load(variant_name)?;
         let pos = Position::from_fen(&variant, fen)?;
-        let mut searcher =
-            Searcher::standard(&variant, &EvalParams::default(), SearchOptions::default());
-        let result = searcher.search(&pos, &[], &SearchLimits::nodes(nodes));
-        // The cost of one static evaluation of the root position.
-        let eval_ns = nanos_per_evaluation(
-            searcher.rules().evaluator(),
-            std::slice::from_ref(&pos),
-            20_000,
-        );
-        let seconds = result.elapsed.as_secs_f64();
-        total_nodes += result.nodes;
-        total_seconds += seconds;
-        let best = result
-            .best_move
-            .map(|m| pocketlab_core::notation::format(&pos, m))
-            .unwrap_or_default();
-        println!(
-            "{label:<16} {:>6} {:>10} {seconds:>9.3} {:>10.0} {eval_ns:>8.0}  {best}",
-            result.depth,
-            result.nodes,
-            result.nodes as f64 / seconds / 1e3
-        );
+        let mut evaluations = vec![("builtin".to_owned(), EvalParams::default())];
+        if let Some(shipped) = builtin::shipped_eval(variant_name) {
+            evaluations.push((format!("shipped:{}", shipped.file), shipped.params()));
+        }
+        for (eval_label, params) in &evaluations {
+            let mut searcher = Searcher::standard(&variant, params, SearchOptions::default());
+            let result = searcher.search(&pos, &[], &SearchLimits::nodes(nodes));
+            // The cost of one static evaluation of the root position.
+            let eval_ns = nanos_per_evaluation(
+                searcher.rules().evaluator(),
+                std::slice::from_ref(&pos),
+                20_000,
+            );
+            let seconds = result.elapsed.as_secs_f64();
+            total_nodes += result.nodes;
+            total_seconds += seconds;
+            let best = result
+                .best_move
+                .map(|m| pocketlab_core::notation::format(&pos, m))
+                .unwrap_or_default();
+            println!(
+                "{label:<16} {eval_label:<44} {:>6} {:>10} {seconds:>9.3} {:>10.0} {eval_ns:>8.0}  {best}",
+                result.depth,
+                result.nodes,
+                result.nodes as f64 / seconds / 1e3
+            );
+        }
     }
     println!(
-        "{:<16} {:>6} {total_nodes:>10} {total_seconds:>9.3} {:>10.0}",
+        "{:<16} {:<44} {:>6} {total_nodes:>10} {total_seconds:>9.3} {:>10.0}",
         "total",
+        "",
         "",
         total_nodes as f64 / total_seconds / 1e3
     );

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Context;
 use clap::Args;
 use pocketlab_selfplay::{
-    DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, RunSummary, Shard, StagePlanner,
+    AbsentEval, DEFAULT_MEMORY_BUDGET_MB, Experiment, RunOptions, RunSummary, Shard, StagePlanner,
     check_memory, run, run_stages,
 };
 
@@ -49,14 +49,32 @@ pub struct RunArgs {
 pub const MAX_THREADS: usize = 1024;
 
 pub fn load_experiment(path: Option<&Path>) -> anyhow::Result<Experiment> {
+    load_experiment_with(path, AbsentEval::Shipped)
+}
+
+/// [`load_experiment`], an engine table without `eval` playing `absent_eval`.
+fn load_experiment_with(
+    path: Option<&Path>,
+    absent_eval: AbsentEval,
+) -> anyhow::Result<Experiment> {
     Ok(match path {
-        Some(p) => Experiment::load(p)?,
-        None => Experiment::parse(
+        Some(p) => Experiment::load_with(p, absent_eval)?,
+        None => Experiment::parse_with(
             "configs/experiments/default.toml (embedded)",
             DEFAULT_EXPERIMENT,
             Path::new("."),
+            absent_eval,
         )?,
     })
+}
+
+/// What an engine table without `eval` plays in the log at `out_dir`, if
+/// one was begun there: a log continues with the player it began with.
+fn logged_absent_eval(out_dir: &Path) -> Option<AbsentEval> {
+    let log = pocketlab_selfplay::log::open_log(out_dir).ok()?;
+    Some(AbsentEval::of_recorded(
+        log.manifest.inputs.keys().map(String::as_str),
+    ))
 }
 
 /// What a run left to do.
@@ -71,11 +89,14 @@ pub enum Played {
 
 /// Play the experiment; returns it, its log directory and what is left.
 pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf, Played)> {
-    let exp = load_experiment(args.experiment.as_deref())?;
+    let mut exp = load_experiment(args.experiment.as_deref())?;
     let out_dir = args
         .out
         .clone()
         .unwrap_or_else(|| Path::new("reports").join(&exp.name).join("log"));
+    if let Some(absent_eval) = logged_absent_eval(&out_dir).filter(|a| *a != AbsentEval::Shipped) {
+        exp = load_experiment_with(args.experiment.as_deref(), absent_eval)?;
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
@@ -187,7 +208,7 @@ fn stage_outcome(summary: &RunSummary, shard: Shard) -> Played {
     }
 }
 
-fn ctrlc_handler(f: impl FnMut() + Send + 'static) {
+pub(super) fn ctrlc_handler(f: impl FnMut() + Send + 'static) {
     // Failing to install the handler only loses the graceful shutdown.
     if let Err(e) = ctrlc::set_handler(f) {
         eprintln!(

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use pocketlab_core::Variant;
+use pocketlab_core::builtin::{self, BUILTIN_EVAL};
 use pocketlab_core::engine::EvalParams;
 
 use super::file::EngineFile;
-use super::{Ctx, Experiment, ExperimentError, limits};
+use super::{AbsentEval, Ctx, Experiment, ExperimentError, limits};
 use crate::files::{read_eval_params, require_regular};
 use crate::hash::fnv1a;
 use crate::uci_player::{self, UciEngine, UciVariant};
@@ -155,6 +156,35 @@ impl EngineSettings {
     }
 }
 
+/// The input a log records for the hand-written weights played by an
+/// engine table without `eval` (a variant that ships no evaluation, or a
+/// log from before evaluations were shipped).
+pub(crate) const BUILTIN_RECORD: &str = "eval default";
+/// The start of the input a log records for a shipped evaluation.
+pub(crate) const SHIPPED_RECORD: &str = "eval shipped ";
+
+/// What an engine table without `eval` plays, recorded: the variant's
+/// shipped evaluation (labelled `shipped:FILE`), else the hand-written
+/// weights (labelled `default`, as logs have always said).
+fn default_eval(cx: &Ctx<'_>, variant: &Variant) -> (EvalParams, String) {
+    let shipped = match cx.absent_eval {
+        AbsentEval::Shipped => builtin::shipped_eval(&variant.name),
+        AbsentEval::Builtin => None,
+    };
+    match shipped {
+        Some(eval) => {
+            cx.record(format!("{SHIPPED_RECORD}{}", eval.file), eval.text);
+            (eval.params(), format!("shipped:{}", eval.file))
+        }
+        None => {
+            // The built-in values decide games too.
+            let params = EvalParams::default();
+            cx.record(BUILTIN_RECORD.to_owned(), &params.to_toml());
+            (params, "default".to_owned())
+        }
+    }
+}
+
 /// The engine settings of one `engine` table over its base (`[engine]`,
 /// for an army's table): the settings it inherits and the table they came
 /// from (limits are inherited one by one; the default node limit only when
@@ -169,6 +199,11 @@ pub(super) fn engine_settings(
 ) -> Result<EngineSettings, ExperimentError> {
     let base_settings = base.map(|b| b.0);
     let (eval, eval_label) = match &e.eval {
+        Some(name) if name == BUILTIN_EVAL => {
+            let params = EvalParams::default();
+            cx.record(format!("eval {BUILTIN_EVAL}"), &params.to_toml());
+            (params, BUILTIN_EVAL.to_owned())
+        }
         Some(path) => {
             // Named as the experiment writes it (so logs of files without
             // `inherits` keep their records), each parent after it.
@@ -178,12 +213,7 @@ pub(super) fn engine_settings(
             (params, path.clone())
         }
         None => base_settings.map_or_else(
-            || {
-                // The built-in values decide games too.
-                let params = EvalParams::default();
-                cx.record("eval default".to_owned(), &params.to_toml());
-                (params, "default".to_owned())
-            },
+            || default_eval(cx, variant),
             |b| (b.eval.clone(), b.eval_label.clone()),
         ),
     };

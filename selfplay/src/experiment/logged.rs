@@ -3,7 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::{Experiment, ExperimentError};
+use super::{AbsentEval, Experiment, ExperimentError};
 use crate::log::{EXPERIMENT_FILE, LogDir, Manifest, SCHEMA_VERSION, hex};
 
 impl Manifest {
@@ -32,9 +32,17 @@ impl LogDir {
     /// The experiment as it ran: the logged text, its relative paths
     /// resolved where the experiment file was (see
     /// [`LogDir::experiment_base`]).
+    /// An engine table without `eval` plays what it played when the log
+    /// began ([`AbsentEval::of_recorded`]).
     pub fn experiment(&self) -> Result<Experiment, ExperimentError> {
         let label = self.dir.join(EXPERIMENT_FILE).display().to_string();
-        Experiment::parse(&label, &self.experiment_text, &self.experiment_base())
+        let absent_eval = AbsentEval::of_recorded(self.manifest.inputs.keys().map(String::as_str));
+        Experiment::parse_with(
+            &label,
+            &self.experiment_text,
+            &self.experiment_base(),
+            absent_eval,
+        )
     }
 
     /// Where the logged experiment's relative paths (variant, eval, book)

@@ -166,8 +166,10 @@ pub struct Experiment {
     /// experiment text, by what it is: each variant file of the
     /// inheritance chain (`variant a.toml > b.toml > pocket-mutation`),
     /// each evaluation parameter file, its `inherits` chain too
-    /// (`eval params.toml`, `eval params.toml > base.toml`, `eval default`)
-    /// and the book (`book openings.epd`). Logged in the manifest.
+    /// (`eval params.toml`, `eval params.toml > base.toml`, the variant's
+    /// shipped file as `eval shipped pmc-weights-2.toml`, the hand-written
+    /// weights as `eval builtin` or, played for want of an `eval` key,
+    /// `eval default`) and the book (`book openings.epd`). Logged in the manifest.
     pub inputs: BTreeMap<String, u64>,
 }
 
@@ -350,9 +352,37 @@ fn log_settings(cx: &Ctx<'_>, l: &LogFile) -> Result<LogSettings, ExperimentErro
     Ok(log)
 }
 
+/// What an engine table without an `eval` key plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbsentEval {
+    /// The variant's shipped evaluation ([`builtin::shipped_eval`]), else
+    /// the hand-written weights: what a new experiment plays.
+    Shipped,
+    /// The hand-written weights: what logs played before evaluations were
+    /// shipped (their manifest records `eval default` and no `eval shipped`).
+    Builtin,
+}
+
+impl AbsentEval {
+    /// What the experiment of a log with these recorded inputs played.
+    pub fn of_recorded<'a>(mut inputs: impl Iterator<Item = &'a str>) -> AbsentEval {
+        let (mut builtin, mut shipped) = (false, false);
+        for input in inputs.by_ref() {
+            builtin |= input == engine::BUILTIN_RECORD;
+            shipped |= input.starts_with(engine::SHIPPED_RECORD);
+        }
+        if builtin && !shipped {
+            AbsentEval::Builtin
+        } else {
+            AbsentEval::Shipped
+        }
+    }
+}
+
 struct Ctx<'a> {
     file: &'a str,
     dir: PathBuf,
+    absent_eval: AbsentEval,
     /// The input files read so far, hashed (see [`Experiment::inputs`]).
     inputs: RefCell<BTreeMap<String, u64>>,
 }
@@ -394,6 +424,11 @@ impl Ctx<'_> {
 impl Experiment {
     /// Read and validate an experiment file.
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
+        Experiment::load_with(path, AbsentEval::Shipped)
+    }
+
+    /// [`Experiment::load`], an engine table without `eval` playing `absent_eval`.
+    pub fn load_with(path: &Path, absent_eval: AbsentEval) -> Result<Experiment, ExperimentError> {
         let label = path.display().to_string();
         let text = read_text(path).map_err(|e| ExperimentError {
             file: label.clone(),
@@ -405,16 +440,27 @@ impl Experiment {
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        Experiment::parse(&label, &text, dir)
+        Experiment::parse_with(&label, &text, dir, absent_eval)
     }
 
     /// Validate experiment text; relative paths resolve against `dir`.
     pub fn parse(file: &str, text: &str, dir: &Path) -> Result<Experiment, ExperimentError> {
+        Experiment::parse_with(file, text, dir, AbsentEval::Shipped)
+    }
+
+    /// [`Experiment::parse`], an engine table without `eval` playing `absent_eval`.
+    pub fn parse_with(
+        file: &str,
+        text: &str,
+        dir: &Path,
+        absent_eval: AbsentEval,
+    ) -> Result<Experiment, ExperimentError> {
         let read = file::read_experiment(file, text, dir)?;
         let (f, text) = (read.file, read.text.as_str());
         let cx = Ctx {
             file: &read.label,
             dir: dir.to_path_buf(),
+            absent_eval,
             inputs: RefCell::new(BTreeMap::new()),
         };
         check_name(&cx, &f.name)?;

@@ -49,7 +49,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 
 use pocketlab_core::Variant;
-use pocketlab_core::builtin;
+use pocketlab_core::builtin::{self, BUILTIN_EVAL};
 use pocketlab_core::engine::{EvalParams, SearchOptions};
 use pocketlab_core::kind::GameKind;
 
@@ -109,7 +109,19 @@ struct Config {
     hash_megabytes: usize,
     root_noise: i32,
     seed: u64,
-    params: EvalParams,
+    eval: EvalChoice,
+}
+
+/// The evaluation the next engine plays (`EvalFile`).
+#[derive(Clone, Debug, PartialEq)]
+enum EvalChoice {
+    /// The variant's shipped evaluation, else the hand-written weights
+    /// (`EvalFile` empty, the default).
+    Shipped,
+    /// The hand-written weights (`EvalFile builtin`).
+    Builtin,
+    /// A parameter file's.
+    File(Box<EvalParams>),
 }
 
 /// A search in flight and the handles to stop and await it.
@@ -162,7 +174,7 @@ impl UciSession {
                 hash_megabytes: HASH_DEFAULT_MB,
                 root_noise: 0,
                 seed: 0,
-                params: EvalParams::default(),
+                eval: EvalChoice::Shipped,
             },
             variant,
             shipped,
@@ -273,7 +285,7 @@ impl UciSession {
                 self.config.root_noise = parse_spin(value, 0, ROOT_NOISE_MAX as u64)? as i32;
             }
             "seed" => self.config.seed = parse_spin(value, 0, SEED_MAX)?,
-            "evalfile" => self.config.params = load_params(value)?,
+            "evalfile" => self.config.eval = eval_choice(value)?,
             "uci_variant" => {
                 let name = builtin::names()
                     .find(|n| n.eq_ignore_ascii_case(value))
@@ -299,6 +311,17 @@ impl UciSession {
         }
         self.retire_engine();
         Ok(())
+    }
+
+    /// The parameters `EvalFile` chooses for the current variant.
+    fn eval_params(&self) -> EvalParams {
+        match &self.config.eval {
+            EvalChoice::Shipped => builtin::shipped_eval(&self.variant.name)
+                .map(|eval| eval.params())
+                .unwrap_or_default(),
+            EvalChoice::Builtin => EvalParams::default(),
+            EvalChoice::File(params) => (**params).clone(),
+        }
     }
 
     fn switch_variant(&mut self, variant: Arc<Variant>) {
@@ -364,7 +387,7 @@ impl UciSession {
                 Some(engine) => engine,
                 None => match EngineWorker::spawn(
                     Arc::clone(&self.variant),
-                    self.config.params.clone(),
+                    self.eval_params(),
                     self.search_options(),
                 ) {
                     Ok(engine) => engine,
@@ -480,11 +503,18 @@ fn is_empty_value(value: &str) -> bool {
     value.is_empty() || value == "<empty>"
 }
 
-fn load_params(path: &str) -> Result<EvalParams, String> {
-    if is_empty_value(path) {
-        return Ok(EvalParams::default());
+/// `EvalFile`: empty for the variant's shipped evaluation, `builtin` for
+/// the hand-written weights, else a parameter file's path.
+fn eval_choice(value: &str) -> Result<EvalChoice, String> {
+    if is_empty_value(value) {
+        return Ok(EvalChoice::Shipped);
     }
-    pocketlab_training::load_params(std::path::Path::new(path)).map_err(|e| e.to_string())
+    if value == BUILTIN_EVAL {
+        return Ok(EvalChoice::Builtin);
+    }
+    pocketlab_training::load_params(std::path::Path::new(value))
+        .map(|params| EvalChoice::File(Box::new(params)))
+        .map_err(|e| e.to_string())
 }
 
 fn parse_spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -679,9 +709,28 @@ mod tests {
         assert_eq!(output(&buffer), "");
         assert_eq!(s.variant.name, "knightless");
         assert_eq!(s.summary.text, s.variant.start_fen);
-        assert_eq!(s.config.params.tempo, 20);
+        assert_eq!(s.eval_params().tempo, 20);
         s.handle("setoption name EvalFile value <empty>");
-        assert_eq!(s.config.params, EvalParams::default());
+        // The knightless variant ships no evaluation: the hand-written weights.
+        assert_eq!(s.config.eval, EvalChoice::Shipped);
+        assert_eq!(s.eval_params(), EvalParams::default());
+    }
+
+    #[test]
+    fn a_shipped_variant_plays_its_shipped_evaluation_unless_told_otherwise() {
+        let (mut s, buffer) = session();
+        let chess = builtin::shipped_eval("chess").unwrap().params();
+        assert_eq!(s.variant.name, "chess");
+        assert_eq!(s.eval_params(), chess);
+        s.handle("setoption name UCI_Variant value pocket-mutation");
+        let pmc = builtin::shipped_eval("pocket-mutation").unwrap().params();
+        assert_eq!(s.eval_params(), pmc);
+        s.handle("setoption name EvalFile value builtin");
+        assert_eq!(s.eval_params(), EvalParams::default());
+        s.handle("setoption name UCI_Variant value chess-mutation");
+        s.handle("setoption name EvalFile value <empty>");
+        assert_eq!(s.eval_params(), EvalParams::default());
+        assert_eq!(output(&buffer), "");
     }
 
     #[test]
