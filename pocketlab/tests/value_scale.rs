@@ -193,6 +193,52 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         .find(|section| section.starts_with("What to change"))
         .expect("a What to change section");
     assert!(changes.contains("table"), "{changes}");
+    // Kaufman's and AlphaZero's orthodox values beside the scale's, each
+    // row's agreement the one its numbers give.
+    let published: Vec<Vec<&str>> = markdown
+        .split("#### Beside published values")
+        .nth(1)
+        .expect("a table of published values")
+        .lines()
+        .skip_while(|l| !l.starts_with("| Piece"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    let kaufman: Vec<&str> = published
+        .iter()
+        .filter(|row| row[1] == "Kaufman (1999), chess")
+        .map(|row| row[0])
+        .collect();
+    assert_eq!(
+        kaufman,
+        ["N (knight)", "B (bishop)", "R (rook)", "Q (queen)"],
+        "{published:?}"
+    );
+    let number = |s: &str| {
+        s.replace('\\', "")
+            .parse::<f64>()
+            .unwrap_or_else(|_| panic!("not a number: {s:?} in {published:?}"))
+    };
+    for row in &published {
+        let figure = number(row[2]);
+        let agreement = row[4];
+        if row[3] == "not yet known" {
+            assert_eq!(agreement, "no pawn figure yet");
+            continue;
+        }
+        let interval = row[3].split_once('(').unwrap().1.trim_end_matches(')');
+        let (lo, hi) = interval.split_once(" to ").unwrap();
+        let (lo, hi) = (number(lo), number(hi));
+        let expected = if figure < lo {
+            "outside: the scale finds more"
+        } else if figure > hi {
+            "outside: the scale finds less"
+        } else {
+            "within the interval"
+        };
+        assert_eq!(agreement, expected, "{row:?}");
+    }
     // The proposed table is a variant file with the variant's 3 classes.
     let proposed = report.join("proposed-classes.toml");
     let variant = pocketlab_selfplay::load_variant(proposed.to_str().unwrap()).unwrap();

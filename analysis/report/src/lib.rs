@@ -18,6 +18,7 @@ mod groups;
 mod matchups;
 pub mod model;
 pub mod proposal;
+pub mod published_values;
 pub(crate) mod read;
 pub mod render;
 pub mod scale_study;

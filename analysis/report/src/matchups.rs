@@ -175,7 +175,7 @@ pub(super) fn published_checks(exp: &Experiment, stats: &[MatchupStats]) -> Vec<
 /// interval. An unbounded end (Fieller, the pawn unit too uncertain) is
 /// ±infinity: a figure beyond the other, finite end is still outside, one
 /// inside tests nothing; only NaN means unmeasured.
-fn agreement(published: f64, lab: f64, (lo, hi): (f64, f64)) -> PublishedAgreement {
+pub(crate) fn agreement(published: f64, lab: f64, (lo, hi): (f64, f64)) -> PublishedAgreement {
     if lab.is_nan() || lo.is_nan() || hi.is_nan() {
         PublishedAgreement::NotMeasured
     } else if published < lo {

@@ -11,10 +11,12 @@ use pocketlab_stats::value_scale::{
     partition_within,
 };
 
+use super::matchups::agreement;
 use super::model::{
-    ScaleAdjacent, ScaleConsistency, ScaleDesign, ScalePiece, ScaleTable, ScaleTarget, ScaleUnit,
-    ValueScale,
+    ScaleAdjacent, ScaleConsistency, ScaleDesign, ScalePiece, ScalePublished, ScaleTable,
+    ScaleTarget, ScaleUnit, ValueScale,
 };
+use super::published_values::PUBLISHED_PIECE_VALUES;
 use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
 
 /// The margin of the fewest-classes table, pawns: a quarter pawn, the
@@ -143,7 +145,57 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
         design,
         proposed_variant,
         proposal_note,
+        published: published(exp, &fit),
     })
+}
+
+/// The published values ([`PUBLISHED_PIECE_VALUES`]) of the scale's
+/// pieces, matched by their moves, beside the fit's.
+fn published(exp: &Experiment, fit: &ScaleFit) -> Vec<ScalePublished> {
+    let Some(plan) = exp.scale.as_ref() else {
+        return Vec::new();
+    };
+    let on_scale = |betza: &str| -> Option<usize> {
+        plan.pieces
+            .iter()
+            .position(|&kind| exp.variant.piece(kind).betza == betza)
+    };
+    let named = |i: usize| {
+        let kind = plan.pieces[i];
+        format!(
+            "{} ({})",
+            exp.variant.letter(kind),
+            exp.variant.piece(kind).name
+        )
+    };
+    PUBLISHED_PIECE_VALUES
+        .iter()
+        .filter_map(|p| {
+            let piece = on_scale(p.betza)?;
+            let (what, lab) = match p.relative_to {
+                None => (named(piece), fit.values[piece].map(|v| v.pawns)),
+                Some(reference) => {
+                    let reference = on_scale(reference)?;
+                    let what = format!("{} − {}", named(piece), named(reference));
+                    let difference =
+                        fit.difference(PieceRef::Piece(piece), PieceRef::Piece(reference));
+                    (what, difference.map(|d| d.pawns))
+                }
+            };
+            let (lab_pawns, lab_lo, lab_hi) =
+                lab.map_or((f64::NAN, f64::NAN, f64::NAN), |pawns| pawn_numbers(&pawns));
+            Some(ScalePublished {
+                source: p.source.to_owned(),
+                what,
+                difference: p.relative_to.is_some(),
+                published_pawns: p.pawns,
+                lab_pawns,
+                lab_lo,
+                lab_hi,
+                agreement: agreement(p.pawns, lab_pawns, (lab_lo, lab_hi)),
+            })
+        })
+        .collect()
 }
 
 /// Estimate and 95% interval in pawns; NaN where the unit does not bound

@@ -10,17 +10,8 @@ use super::generations::TrainingOutcome;
 use pocketlab_report::model::{
     LearnedPiece, PublishedValue, Report, TrainingSummary, ValidationMatch,
 };
+use pocketlab_report::published_values::{ALPHAZERO_2020, KAUFMAN_1999, published_value};
 use pocketlab_stats::{ConfidenceLevel, Pentanomial};
-
-/// Published orthodox values (pawns): Kaufman (1999), and the AlphaZero
-/// study of classical chess (Tomašev et al. 2020).
-const PUBLISHED: &[(char, f64, f64)] = &[
-    ('P', 1.0, 1.0),
-    ('N', 3.25, 3.05),
-    ('B', 3.25, 3.33),
-    ('R', 5.0, 5.63),
-    ('Q', 9.75, 9.5),
-];
 
 /// Difference (pawns) between learned and direct relative values worth a remark.
 const DISAGREEMENT_PAWNS: f64 = 0.25;
@@ -36,15 +27,18 @@ pub fn summarize(
     let mut pieces = learned_pieces(outcome, variant);
     let class_means = set_relative_values(&mut pieces, direct);
     let findings = findings(&pieces, &class_means);
-    let published = PUBLISHED
-        .iter()
-        .filter_map(|&(c, k, a)| {
-            let learned = pieces.iter().find(|p| p.letter == c.to_string())?.value;
+    // The orthodox pieces both sources value, by their moves.
+    let published = variant
+        .piece_types()
+        .filter_map(|kind| {
+            let betza = &variant.piece(kind).betza;
+            let letter = variant.letter(kind).to_string();
+            let learned = pieces.iter().find(|p| p.letter == letter)?.value;
             Some(PublishedValue {
-                letter: c.to_string(),
+                letter,
                 learned,
-                kaufman_1999: k,
-                alphazero_2020: a,
+                kaufman_1999: published_value(KAUFMAN_1999, betza)?,
+                alphazero_2020: published_value(ALPHAZERO_2020, betza)?,
             })
         })
         .collect();

@@ -41,6 +41,29 @@ pub struct ValueScale {
     /// `proposal_note` says why).
     pub proposed_variant: Option<String>,
     pub proposal_note: Option<String>,
+    /// Published values of the scale's pieces beside the lab's
+    /// ([`crate::published_values`]).
+    pub published: Vec<ScalePublished>,
+}
+
+/// A published value (or difference) beside the scale's.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScalePublished {
+    /// Who published it, for which game.
+    pub source: String,
+    /// The piece's letter and name (`N (knight)`), or two pieces' for a
+    /// difference (`C (cardinal) − Q (queen)`).
+    pub what: String,
+    /// Whether the figure is a difference of two pieces' values.
+    pub difference: bool,
+    /// The published figure, pawns.
+    pub published_pawns: f64,
+    /// The lab's, with its 95% interval (NaN where the pawn unit does not
+    /// bound it).
+    pub lab_pawns: f64,
+    pub lab_lo: f64,
+    pub lab_hi: f64,
+    pub agreement: super::PublishedAgreement,
 }
 
 /// One piece on the scale.

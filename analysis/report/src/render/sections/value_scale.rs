@@ -3,10 +3,10 @@
 //! matchups agree with one scale, the class tables the values support
 //! beside the variant's, and where the design stands.
 
-use super::super::super::model::{Report, ScaleTable, ValueScale};
+use super::super::super::model::{PublishedAgreement, Report, ScaleTable, ValueScale};
 use super::super::derived::{VALUE_SCALE, piece_label};
 use super::super::doc::{Align, Doc, Table, Tone};
-use super::super::format::{count, estimate_at, fixed, percent, value_interval};
+use super::super::format::{count, estimate, estimate_at, fixed, percent, signed, value_interval};
 
 pub(super) const HEADING: &str = "Every piece on one value scale";
 
@@ -66,6 +66,58 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         }
     }
     doc.table(target_table(scale));
+    if !scale.published.is_empty() {
+        doc.heading(4, "Beside published values");
+        doc.aside(
+            "Values others published for pieces with the same moves, beside the scale's with its 95% \
+             interval, in pawns. They come from other games, boards and players (a compound against the \
+             queen carries over between games better than an absolute value), so they are sanity checks, \
+             not truths.",
+        );
+        doc.table(published_table(scale));
+    }
+}
+
+fn published_table(scale: &ValueScale) -> Table {
+    let mut table = Table::new(&[
+        ("Piece", Align::Left),
+        ("Source", Align::Left),
+        ("Published", Align::Right),
+        ("Scale (95% CI)", Align::Right),
+        ("Agreement", Align::Left),
+    ]);
+    for p in &scale.published {
+        let (tone, agreement) = match p.agreement {
+            PublishedAgreement::Within => (Tone::Good, "within the interval"),
+            PublishedAgreement::LabLower => (Tone::Bad, "outside: the scale finds less"),
+            PublishedAgreement::LabHigher => (Tone::Bad, "outside: the scale finds more"),
+            PublishedAgreement::Unbounded | PublishedAgreement::NotMeasured => {
+                (Tone::Unsure, "no pawn figure yet")
+            }
+        };
+        let lab = if p.lab_pawns.is_nan() {
+            "not yet known".to_owned()
+        } else if p.difference {
+            estimate(p.lab_pawns, (p.lab_lo, p.lab_hi), 2)
+        } else {
+            value_interval(p.lab_pawns, (p.lab_lo, p.lab_hi), 2)
+        };
+        table.push_toned(
+            vec![
+                p.what.clone(),
+                p.source.clone(),
+                if p.difference {
+                    signed(p.published_pawns, 2)
+                } else {
+                    fixed(p.published_pawns, 2)
+                },
+                lab,
+                agreement.to_owned(),
+            ],
+            tone,
+        );
+    }
+    table
 }
 
 /// A value scale's verdict, the first thing its report says: how many
