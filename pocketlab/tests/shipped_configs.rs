@@ -7,6 +7,7 @@ use std::process::Command;
 
 use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::variant_files::load_variant;
+use pocketlab_training::network_loop::NetworkLoopFile;
 use pocketlab_training::{TrainingFile, load_params};
 
 fn repository() -> PathBuf {
@@ -46,6 +47,11 @@ fn load_as_its_kind(configs: &Path, file: &Path) -> Result<&'static str, String>
         ("training", "toml") if file.starts_with("training/params") => load_params(&path)
             .map(|_| "evaluation")
             .map_err(|e| format!("{e:#}")),
+        ("training", "toml") if file.to_string_lossy().ends_with("-network.toml") => {
+            NetworkLoopFile::load(&path)
+                .map(|_| "self-play training of a network")
+                .map_err(|e| format!("{e:#}"))
+        }
         ("training", "toml") => TrainingFile::load(&path)
             .map(|_| "training")
             .map_err(|e| format!("{e:#}")),

@@ -114,7 +114,11 @@ fn shipped_training_files_are_valid() {
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "toml") {
+        if path.to_string_lossy().ends_with("-network.toml") {
+            pocketlab_training::network_loop::NetworkLoopFile::load(&path)
+                .unwrap_or_else(|e| panic!("{e}"));
+            checked += 1;
+        } else if path.extension().is_some_and(|e| e == "toml") {
             pocketlab_training::TrainingFile::load(&path).unwrap_or_else(|e| panic!("{e}"));
             checked += 1;
         }

@@ -6,6 +6,7 @@ pub mod config;
 pub mod generations;
 pub mod labels;
 pub mod network;
+pub mod network_loop;
 pub mod samples;
 pub mod summary;
 pub mod texel;

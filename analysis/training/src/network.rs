@@ -616,6 +616,99 @@ pub fn label_positions<'v>(
     })
 }
 
+/// Seconds between two writes of a label file while labelling, so a
+/// stopped labelling resumes about where it was.
+const LABEL_SAVE_SECONDS: u64 = 300;
+
+/// Labels `data`'s positions and fits the network, as `pocketlab tune
+/// --network` and the self-play loop do: search scores are read from and
+/// kept in the Parquet file `labels` (when given: written every few
+/// minutes while searching and before the fit, the costly part), and
+/// `say` hears the progress in lines for a person.
+pub fn label_and_fit(
+    data: &TexelData<'_>,
+    variant: &Variant,
+    start: &EvalParams,
+    options: &NetworkOptions,
+    labels: Option<&std::path::Path>,
+    say: &mut dyn FnMut(String),
+) -> anyhow::Result<NetworkOutcome> {
+    let search = LabelSearch::new(variant, start, options.search_nodes.unwrap_or(0));
+    let mut scores = match labels {
+        Some(path) => SearchScores::read(path, search)?,
+        None => SearchScores::new(search),
+    };
+    if let Some(nodes) = options.search_nodes {
+        say(format!(
+            "labelling every position by a search of {nodes} nodes as well"
+        ));
+        if let Some(path) = labels {
+            say(format!(
+                "{}: {} positions already scored by this search",
+                path.display(),
+                scores.len()
+            ));
+        }
+    }
+    let mut last_write = std::time::Instant::now();
+    let began = std::time::Instant::now();
+    let made = label_positions(
+        data,
+        variant,
+        start,
+        options,
+        &mut scores,
+        |progress, scores| {
+            let seconds = began.elapsed().as_secs_f64();
+            let left = progress.to_search.saturating_sub(progress.searched) as f64;
+            let eta = if progress.searched > 0 {
+                format!(", ETA {:.0} s", seconds / progress.searched as f64 * left)
+            } else {
+                String::new()
+            };
+            say(format!(
+                "searched {} of {} positions{eta}",
+                progress.searched, progress.to_search
+            ));
+            if let Some(path) = labels
+                && last_write.elapsed().as_secs() >= LABEL_SAVE_SECONDS
+            {
+                scores.write(path)?;
+                last_write = std::time::Instant::now();
+            }
+            Ok(())
+        },
+    )?;
+    if let Some(path) = labels {
+        if scores.added() > 0 {
+            scores.write(path)?;
+        }
+        say(format!(
+            "{}: {} positions scored, {} of them new",
+            path.display(),
+            scores.len(),
+            scores.added()
+        ));
+    }
+    if made.train_derived + made.held_out_derived > 0 {
+        say(format!(
+            "{} derived positions to fit, {} held out",
+            made.train_derived, made.held_out_derived
+        ));
+    }
+    let outcome = fit_network(&made, data, variant, start, options, |r| {
+        say(format!(
+            "epoch {:>4}  error {:.6}  held out {:.6}",
+            r.epoch, r.train_error, r.held_out_error
+        ));
+    });
+    say(format!(
+        "kept epoch {}: held-out error against the labels {:.6} -> {:.6}",
+        outcome.best_epoch, outcome.label_error_before, outcome.label_error_after
+    ));
+    Ok(outcome)
+}
+
 /// Labels and fits in one step, search scores searched afresh
 /// ([`label_positions`], then [`fit_network`]).
 pub fn tune_network(

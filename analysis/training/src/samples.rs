@@ -72,7 +72,12 @@ pub fn for_each_quiet_position<'v>(
         .map(|g| (g.game_id, g.white_score))
         .collect();
     let mut buffer = MoveList::new();
-    for m in read_moves(log)? {
+    // Chunks hold games in the order they finished, which depends on the
+    // threads that played them: positions are taken in game order instead,
+    // so every fit is the same for any thread count.
+    let mut moves = read_moves(log)?;
+    moves.sort_by_key(|m| (m.game_id, m.ply));
+    for m in moves {
         let (Some(fen), Some(&result)) = (m.fen.as_deref(), results.get(&m.game_id)) else {
             continue;
         };

@@ -12,6 +12,7 @@ mod simulate;
 mod stages;
 mod study;
 mod train;
+mod train_network;
 mod tune;
 mod uci;
 
@@ -45,6 +46,9 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Learn piece values from self-play and report them.
     Train(train::TrainArgs),
+    /// Self-play training of a learned evaluation: generations of play,
+    /// labels, fit and an SPRT gate.
+    TrainNetwork(train_network::TrainNetworkArgs),
     /// Fit every evaluation weight to logged games (Texel tuning).
     Tune(tune::TuneArgs),
     /// Run a sequential design on simulated results with known truths.
@@ -71,6 +75,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
+        Some(Command::TrainNetwork(args)) => train_network::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Simulate(args)) => simulate::run(&args),
         Some(Command::Stages(args)) => stages::run(&args),

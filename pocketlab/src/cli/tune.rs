@@ -2,7 +2,6 @@
 //! (Texel tuning) and write the tuned parameter file.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::Args;
 use pocketlab_core::Variant;
@@ -10,9 +9,8 @@ use pocketlab_core::engine::{Activation, EvalParams, Views};
 use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::log::open_log;
 
-use pocketlab_training::labels::{LabelSearch, SearchScores};
 use pocketlab_training::load_params;
-use pocketlab_training::network::{NetworkOptions, fit_network, label_positions};
+use pocketlab_training::network::{NetworkOptions, label_and_fit};
 use pocketlab_training::texel::{
     SquareOptions, TexelData, TexelOptions, TexelOutcome, tune, tune_squares,
 };
@@ -212,71 +210,14 @@ fn fit_network_to_labels(
         mirror: args.mirror,
         ..NetworkOptions::default()
     };
-    let search = LabelSearch::new(variant, start, args.search_nodes.unwrap_or(0));
-    let mut scores = match &args.labels {
-        Some(path) => SearchScores::read(path, search)?,
-        None => SearchScores::new(search),
-    };
-    if let Some(nodes) = args.search_nodes {
-        println!("labelling every position by a search of {nodes} nodes as well");
-        if let Some(path) = &args.labels {
-            println!(
-                "{}: {} positions already scored by this search",
-                path.display(),
-                scores.len()
-            );
-        }
-    }
-    let mut last_write = Instant::now();
-    let labels = label_positions(
+    let outcome = label_and_fit(
         data,
         variant,
         start,
         &options,
-        &mut scores,
-        |progress, scores| {
-            println!(
-                "searched {} of {} positions",
-                progress.searched, progress.to_search
-            );
-            // Kept as it goes, so a stopped labelling resumes about where it was.
-            if let Some(path) = &args.labels
-                && last_write.elapsed().as_secs() >= 300
-            {
-                scores.write(path)?;
-                last_write = Instant::now();
-            }
-            Ok(())
-        },
+        args.labels.as_deref(),
+        &mut |line| println!("{line}"),
     )?;
-    if let Some(path) = &args.labels {
-        // Written before the fit: the labels are the costly part.
-        if scores.added() > 0 {
-            scores.write(path)?;
-        }
-        println!(
-            "{}: {} positions scored, {} of them new",
-            path.display(),
-            scores.len(),
-            scores.added()
-        );
-    }
-    if labels.train_derived + labels.held_out_derived > 0 {
-        println!(
-            "{} derived positions to fit, {} held out",
-            labels.train_derived, labels.held_out_derived
-        );
-    }
-    let outcome = fit_network(&labels, data, variant, start, &options, |r| {
-        println!(
-            "epoch {:>4}  error {:.6}  held out {:.6}",
-            r.epoch, r.train_error, r.held_out_error
-        );
-    });
-    println!(
-        "kept epoch {}: held-out error against the labels {:.6} -> {:.6}",
-        outcome.best_epoch, outcome.label_error_before, outcome.label_error_after
-    );
     // With search labels the labels are mostly the search's: the error
     // against game results is then for comparison, not what was fitted.
     let label_fit = args
