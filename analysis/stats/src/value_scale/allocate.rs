@@ -495,6 +495,93 @@ mod tests {
         }
     }
 
+    /// The same comparisons as separate pairwise matchups: the pawn odds
+    /// and each piece against its true next neighbour up, each played in
+    /// blocks until its own goal is met (the unit to ±8%; a neighbour
+    /// difference, through the pawn odds, to ±0.2 pawns), with nothing
+    /// pooled across matchups. Pairs played.
+    fn pairs_pairwise(model: &ScaleModel, seed: u64) -> u64 {
+        let n = model.values.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&x, &y| model.values[x].total_cmp(&model.values[y]).then(x.cmp(&y)));
+        let mut plan = vec![ScaleMatchup::planned(PieceRef::Piece(0), PieceRef::Nothing)];
+        plan.extend(
+            order
+                .windows(2)
+                .map(|w| ScaleMatchup::planned(PieceRef::Piece(w[1]), PieceRef::Piece(w[0]))),
+        );
+        let pairs: Vec<PairModel> = plan
+            .iter()
+            .map(|m| model.pair_model(model.truth(m.a, m.b).unwrap()))
+            .collect();
+        let (fit_options, targets, options) = (
+            ScaleOptions::new(0),
+            Targets::default(),
+            AllocationOptions::default(),
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut played = 0;
+        let mut add_block = |plan: &mut Vec<ScaleMatchup>, matchup: usize, pairs_now: u64| {
+            let m = &mut plan[matchup];
+            m.counts = add(m.counts, play_model(&pairs[matchup], pairs_now, &mut rng));
+            pairs_now
+        };
+        for matchup in 0..plan.len() {
+            played += add_block(&mut plan, matchup, options.warmup_pairs);
+        }
+        loop {
+            let fit = fit_scale(n, &plan, &fit_options).unwrap();
+            let mut unmet = Vec::new();
+            if fit.unit.is_err() || fit.values.iter().any(Result::is_err) {
+                unmet.extend(0..plan.len());
+            }
+            // Each neighbour difference is its own matchup; the unit is the
+            // pawn odds (a difference in pawns needs both).
+            let unit_met = fit
+                .unit
+                .is_ok_and(|u| u.relative_precision <= targets.unit_relative_half_width);
+            if !unit_met {
+                unmet.push(0);
+            }
+            for (k, w) in order.windows(2).enumerate() {
+                let d = fit.difference(PieceRef::Piece(w[1]), PieceRef::Piece(w[0]));
+                let half = d.map_or(f64::INFINITY, |d| d.pawns.half_width());
+                if half > targets.adjacent_half_width {
+                    unmet.push(k + 1);
+                }
+            }
+            if unmet.is_empty() {
+                return played;
+            }
+            unmet.sort_unstable();
+            unmet.dedup();
+            for matchup in unmet {
+                played += add_block(&mut plan, matchup, options.block_pairs);
+            }
+            assert!(played < 5_000_000, "no end in sight");
+        }
+    }
+
+    /// The games a value scale saves: on the PMC-like variant, the design
+    /// (the ladder plan and the rule) meets every goal with fewer pairs
+    /// than the same comparisons played as separate pairwise matchups, each
+    /// to its own goal, in each of three simulated studies; the figures are
+    /// printed.
+    #[test]
+    fn the_scale_needs_fewer_pairs_than_pairwise_matchups() {
+        let model = ScaleModel::pmc_like(100.0);
+        for seed in 0..3 {
+            let scale = pairs_to_targets(&model, true, 300 + seed);
+            let pairwise = pairs_pairwise(&model, 400 + seed);
+            eprintln!(
+                "study {seed}: every goal met after {scale} pairs by the value scale, {pairwise} by \
+                 pairwise matchups ({:.2}x)",
+                pairwise as f64 / scale as f64
+            );
+            assert!(scale < pairwise, "scale {scale}, pairwise {pairwise}");
+        }
+    }
+
     #[test]
     fn warm_up_then_deterministic_batches() {
         let model = ScaleModel::pmc_like(100.0);
