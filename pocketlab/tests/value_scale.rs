@@ -251,4 +251,48 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         .collect();
     on_scale.sort_unstable();
     assert_eq!(on_scale, ['B', 'N', 'P', 'Q', 'R']);
+
+    // Two value scales compared piece by piece: the study against its
+    // own shards' log, the same games, so every piece's change is 0 and
+    // none moved; each row's values are the report's own.
+    let cmp = work.path().join("cmp");
+    let (ok, said) = pocketlab(&[
+        "compare",
+        one.to_str().unwrap(),
+        sharded.to_str().unwrap(),
+        "--out",
+        cmp.to_str().unwrap(),
+    ]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("of 5 pieces on both value scales, 0 moved"),
+        "{said}"
+    );
+    let pieces = std::fs::read_to_string(cmp.join("pieces.csv")).unwrap();
+    let mut lines = pieces.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 5, "{pieces}");
+    let reported: Vec<(String, String)> = values
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_owned(), f[6].to_owned())
+        })
+        .collect();
+    for row in &rows {
+        assert_eq!(row[column("shift")], "agree", "{row:?}");
+        assert_eq!(row[column("elo_change")].parse::<f64>().unwrap(), 0.0);
+        let elo: f64 = row[column("first_elo")].parse().unwrap();
+        let (_, logged) = reported
+            .iter()
+            .find(|(letter, _)| letter == row[column("letter")])
+            .unwrap();
+        assert!(
+            (elo - logged.parse::<f64>().unwrap()).abs() < 1e-6,
+            "{row:?}"
+        );
+    }
 }

@@ -13,10 +13,17 @@
 //! estimate ([`pocketlab_stats::sequential::adjust`]). The rate of "moved" at
 //! no shift is checked on simulated pairs of sequential studies
 //! (`stats::sequential::simulate`'s tests).
+//!
+//! Two value scales are compared piece by piece the same way: each piece's
+//! value against the empty square in the two fits, the change tested in Elo
+//! from the two standard errors, Holm-corrected across the pieces, with the
+//! change in pawns (each scale's own unit) beside it. A value-scale design
+//! allocates pairs by the width of intervals, never by which side of a
+//! boundary an estimate lies, so its estimates need no adjustment.
 
 use serde::Serialize;
 
-use super::model::{PairVerdict, Report, VerdictKind};
+use super::model::{PairVerdict, Report, ScalePiece, VerdictKind};
 use pocketlab_stats::shift::{self, Change, Estimate};
 
 /// The family-wise error rate of the "moved" claims across the pairs.
@@ -67,12 +74,43 @@ pub struct PairComparison {
     pub shift: Shift,
 }
 
+/// A piece on both value scales: its value against the empty square in
+/// each, and the change.
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceComparison {
+    pub letter: String,
+    pub name: String,
+    /// Each scale's value in Elo and in pawns with standard errors (pawns
+    /// NaN where that scale's unit does not bound them).
+    pub first_elo: f64,
+    pub first_elo_std_error: f64,
+    pub first_pawns: f64,
+    pub first_pawns_std_error: f64,
+    pub second_elo: f64,
+    pub second_elo_std_error: f64,
+    pub second_pawns: f64,
+    pub second_pawns_std_error: f64,
+    /// Second minus first, with its interval at the comparison's
+    /// `pieces_level`, and z.
+    pub elo_change: f64,
+    pub elo_change_interval: (f64, f64),
+    pub z: f64,
+    pub pawns_change: f64,
+    pub pawns_change_interval: (f64, f64),
+    pub shift: Shift,
+}
+
 /// The pairs two studies share, and those only one of them played.
 #[derive(Clone, Debug, Serialize)]
 pub struct Comparison {
     pub first_label: String,
     pub second_label: String,
     pub pairs: Vec<PairComparison>,
+    /// The pieces both value scales value (empty unless both studies are
+    /// value scales), and the level of their change intervals (Holm
+    /// across the pieces, as `level` across the pairs).
+    pub pieces: Vec<PieceComparison>,
+    pub pieces_level: f64,
     /// The confidence level of the change intervals: `1 - α/h` with `h`
     /// the pairs Holm left open, so an interval excludes 0 exactly when
     /// its pair moved.
@@ -155,14 +193,84 @@ pub fn compare(
         .filter(|(_, matched)| !**matched)
         .map(|((_, q), _)| format!("{} vs {}", q.a, q.b))
         .collect();
+    let (pieces, pieces_level) = compare_scales(first_report, second_report);
     Comparison {
         first_label: first_label.to_owned(),
         second_label: second_label.to_owned(),
         pairs,
+        pieces,
+        pieces_level,
         level,
         only_first,
         only_second,
     }
+}
+
+/// The pieces both reports' value scales value, matched by letter, and the
+/// level of the change intervals (1 without pieces).
+fn compare_scales(first: &Report, second: &Report) -> (Vec<PieceComparison>, f64) {
+    let (Some(a), Some(b)) = (&first.value_scale, &second.value_scale) else {
+        return (Vec::new(), 1.0);
+    };
+    let valued = |p: &&ScalePiece| p.elo.is_finite() && p.elo_std_error > 0.0;
+    let found: Vec<(&ScalePiece, &ScalePiece)> = a
+        .pieces
+        .iter()
+        .filter(valued)
+        .filter_map(|p| {
+            let q = b
+                .pieces
+                .iter()
+                .filter(valued)
+                .find(|q| q.letter == p.letter)?;
+            Some((p, q))
+        })
+        .collect();
+    let estimate = |value: f64, std_error: f64| Estimate { value, std_error };
+    let elo_changes: Vec<Option<Change>> = found
+        .iter()
+        .map(|(p, q)| {
+            Change::between(
+                estimate(p.elo, p.elo_std_error),
+                estimate(q.elo, q.elo_std_error),
+            )
+        })
+        .collect();
+    let (moved, open_level) = shift::moved(&elo_changes, ALPHA);
+    let nan2 = (f64::NAN, f64::NAN);
+    let pieces = found
+        .into_iter()
+        .zip(elo_changes.iter().zip(moved))
+        .map(|((p, q), (elo, moved))| {
+            let pawns = Change::between(
+                estimate(p.pawns, p.pawns_std_error),
+                estimate(q.pawns, q.pawns_std_error),
+            );
+            PieceComparison {
+                letter: p.letter.clone(),
+                name: p.name.clone(),
+                first_elo: p.elo,
+                first_elo_std_error: p.elo_std_error,
+                first_pawns: p.pawns,
+                first_pawns_std_error: p.pawns_std_error,
+                second_elo: q.elo,
+                second_elo_std_error: q.elo_std_error,
+                second_pawns: q.pawns,
+                second_pawns_std_error: q.pawns_std_error,
+                elo_change: elo.map_or(f64::NAN, |c| c.change),
+                elo_change_interval: elo.map_or(nan2, |c| c.interval(open_level)),
+                z: elo.map_or(f64::NAN, |c| c.z),
+                pawns_change: pawns.map_or(f64::NAN, |c| c.change),
+                pawns_change_interval: pawns.map_or(nan2, |c| c.interval(open_level)),
+                shift: match (elo, moved) {
+                    (None, _) => Shift::Untested,
+                    (Some(_), true) => Shift::Moved,
+                    (Some(_), false) => Shift::Agree,
+                },
+            }
+        })
+        .collect();
+    (pieces, 1.0 - open_level)
 }
 
 fn pairs_of(report: &Report) -> Vec<(&str, &PairVerdict)> {

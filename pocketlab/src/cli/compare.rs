@@ -35,9 +35,9 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
         ),
     };
     let cmp = compare(&first, &second, &first_label, &second_label);
-    if cmp.pairs.is_empty() {
+    if cmp.pairs.is_empty() && cmp.pieces.is_empty() {
         anyhow::bail!(
-            "{} and {} share no pair of players: nothing to compare",
+            "{} and {} share no pair of players and no piece of a value scale: nothing to compare",
             args.first.display(),
             args.second.display()
         );

@@ -83,6 +83,10 @@ pub struct ScalePiece {
     pub elo: f64,
     pub elo_lo: f64,
     pub elo_hi: f64,
+    /// The standard errors of `elo` and (by the delta method, the unit's
+    /// error and covariance included) of `pawns`; NaN where missing.
+    pub elo_std_error: f64,
+    pub pawns_std_error: f64,
     /// Pairs played by the matchups the piece is in.
     pub pairs: u64,
     /// Why it has no value, in words (`None` when it has one).

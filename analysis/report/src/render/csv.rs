@@ -191,6 +191,59 @@ pub(super) fn comparison(cmp: &Comparison) -> Result<Vec<u8>, csv::Error> {
 }
 
 #[derive(Serialize, Default)]
+struct PieceChangeRow<'a> {
+    letter: &'a str,
+    name: &'a str,
+    first_elo: Num,
+    first_elo_se: Num,
+    first_pawns: Num,
+    first_pawns_se: Num,
+    second_elo: Num,
+    second_elo_se: Num,
+    second_pawns: Num,
+    second_pawns_se: Num,
+    elo_change: Num,
+    elo_change_lo: Num,
+    elo_change_hi: Num,
+    z: Num,
+    pawns_change: Num,
+    pawns_change_lo: Num,
+    pawns_change_hi: Num,
+    level: Num,
+    shift: Option<Shift>,
+}
+
+/// `pieces.csv` of a comparison of two value scales: one row per piece.
+pub(super) fn piece_changes(cmp: &Comparison) -> Result<Vec<u8>, csv::Error> {
+    let rows: Vec<PieceChangeRow<'_>> = cmp
+        .pieces
+        .iter()
+        .map(|p| PieceChangeRow {
+            letter: &p.letter,
+            name: &p.name,
+            first_elo: Num(p.first_elo),
+            first_elo_se: Num(p.first_elo_std_error),
+            first_pawns: Num(p.first_pawns),
+            first_pawns_se: Num(p.first_pawns_std_error),
+            second_elo: Num(p.second_elo),
+            second_elo_se: Num(p.second_elo_std_error),
+            second_pawns: Num(p.second_pawns),
+            second_pawns_se: Num(p.second_pawns_std_error),
+            elo_change: Num(p.elo_change),
+            elo_change_lo: Num(p.elo_change_interval.0),
+            elo_change_hi: Num(p.elo_change_interval.1),
+            z: Num(p.z),
+            pawns_change: Num(p.pawns_change),
+            pawns_change_lo: Num(p.pawns_change_interval.0),
+            pawns_change_hi: Num(p.pawns_change_interval.1),
+            level: Num(cmp.pieces_level),
+            shift: Some(p.shift),
+        })
+        .collect();
+    table(&rows)
+}
+
+#[derive(Serialize, Default)]
 struct PublishedRow<'a> {
     matchup: &'a str,
     a: &'a str,

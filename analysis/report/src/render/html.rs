@@ -9,6 +9,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
 use super::doc::{Align, Block, Doc, Table, Tone};
+use super::escape::escape;
 use super::plots::RenderedPlot;
 use super::viewer;
 
@@ -209,20 +210,4 @@ fn tone_class(tone: Tone) -> &'static str {
         Tone::Bad => "bad",
         Tone::Unsure => "unsure",
     }
-}
-
-/// Text as HTML: the five characters that can change meaning, escaped.
-pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }

@@ -17,6 +17,7 @@ mod csv;
 mod derived;
 mod doc;
 mod error;
+mod escape;
 mod files;
 mod format;
 mod html;

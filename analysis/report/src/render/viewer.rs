@@ -182,7 +182,7 @@ pub(super) fn write(out: &mut String, games: &[ShownGame]) {
             let _ = writeln!(
                 out,
                 "<p class=\"aside\">The games could not be embedded: {}</p>",
-                super::html::escape(&e.to_string())
+                super::escape::escape(&e.to_string())
             );
             return;
         }
