@@ -74,6 +74,27 @@ fn assert_same(run: &Path, expected: &[(String, String)]) {
     }
 }
 
+/// `from` without what the records replay: self-play games, label files
+/// and players.
+fn copy_records(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        let name = name.to_str().unwrap();
+        if matches!(name, "selfplay" | "labels.parquet" | "player.toml") {
+            continue;
+        }
+        let target = to.join(name);
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_records(&entry.path(), &target);
+        } else {
+            std::fs::create_dir_all(to).unwrap();
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
 #[test]
 fn the_loop_runs_resumes_and_does_not_depend_on_threads() {
     let dir = tempfile::tempdir().unwrap();
@@ -111,6 +132,17 @@ fn the_loop_runs_resumes_and_does_not_depend_on_threads() {
     std::fs::remove_file(dir.path().join("resumed/gen-002/player.toml")).unwrap();
     train(dir.path(), 2, "resumed", "1");
     assert_same(&dir.path().join("resumed"), &whole);
+
+    // A copy with the records only (no self-play games, labels or
+    // players): the second generation's fit replays the first's games.
+    let records = dir.path().join("records");
+    copy_records(&dir.path().join("whole"), &records);
+    for file in ["result.toml", "fit.toml", "candidate.toml"] {
+        std::fs::remove_file(records.join("gen-001").join(file)).unwrap();
+    }
+    std::fs::remove_dir_all(records.join("gen-001/gate")).unwrap();
+    train(dir.path(), 2, "records", "2");
+    assert_same(&records, &whole);
 
     // Stopped after its labels were kept, before the fit: the scores are
     // read back, not searched again, and the fit is the same.

@@ -17,6 +17,10 @@
 //! Every step is skipped when its output is there and resumes where it
 //! stopped otherwise (the logs resume game by game, the label file keeps
 //! its scores), so a run killed at any point continues when started again.
+//! The players, self-play games and labels follow from the records and
+//! seeds: a copy holding only the records (`result.toml`, `fit.toml`,
+//! the candidates and the gates) plays and labels again what a later
+//! generation needs, to the same files.
 //! Seeds derive from the file's seed and the generation; the games do not
 //! depend on the thread count, and so neither does anything after them.
 
@@ -337,7 +341,8 @@ fn variant_spec(file: &NetworkLoopFile, dir: &Path) -> String {
 }
 
 /// Run (or resume) the loop; `root` receives one directory per generation,
-/// `best.toml` and `README.md`.
+/// and after each generation `best.toml` (the player it leaves) and
+/// `README.md` (one row per generation done).
 pub fn train_network(
     file: &NetworkLoopFile,
     dir: &Path,
@@ -375,6 +380,7 @@ pub fn train_network(
         interrupt,
     };
     let mut results = Vec::new();
+    let best = root.join("best.toml");
     for g in 0..file.generations {
         let gdir = generation_dir(root, g);
         let result_path = gdir.join("result.toml");
@@ -401,14 +407,14 @@ pub fn train_network(
             eprintln!("{}", generation_line(&result));
         }
         results.push(result);
+        // After every generation, so a run stopped later still shows the
+        // player it has reached and the generations done.
+        replace_whole(&best, read_text(&next_player)?.as_bytes())?;
+        replace_whole(
+            &root.join("README.md"),
+            summary_markdown(file, &results).as_bytes(),
+        )?;
     }
-    let best = root.join("best.toml");
-    let last = generation_dir(root, file.generations).join("player.toml");
-    replace_whole(&best, read_text(&last)?.as_bytes())?;
-    replace_whole(
-        &root.join("README.md"),
-        summary_markdown(file, &results).as_bytes(),
-    )?;
     Ok(LoopOutcome { results, best })
 }
 
@@ -578,6 +584,17 @@ impl Step<'_> {
         let logs: Vec<PathBuf> = (first..=g)
             .map(|h| generation_dir(self.root, h).join("selfplay").join("log"))
             .collect();
+        // An earlier generation's games follow from its seed and player:
+        // a copy without them (a clone keeps the records, not the games)
+        // plays them again, the same games.
+        for (h, log) in (first..g).zip(&logs) {
+            if !log.join("manifest.toml").exists() {
+                self.play(
+                    &generation_dir(self.root, h).join("selfplay"),
+                    &selfplay_experiment(self.file, self.spec, h),
+                )?;
+            }
+        }
         let data = TexelData::from_logs(&logs, self.variant, player)?;
         let options = self.file.network_options(self.variant, g);
         let quiet = self.quiet;
