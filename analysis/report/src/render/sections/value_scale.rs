@@ -5,7 +5,7 @@
 
 use super::super::super::model::{PublishedAgreement, Report, ScaleTable, ValueScale};
 use super::super::derived::{VALUE_SCALE, piece_label};
-use super::super::doc::{Align, Doc, Table, Tone};
+use super::super::doc::{Align, Block, Doc, Table, Tone};
 use super::super::format::{count, estimate, estimate_at, fixed, percent, signed, value_interval};
 
 pub(super) const HEADING: &str = "Every piece on one value scale";
@@ -47,11 +47,16 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         doc.aside(format!("Not shown: {note}."));
     }
     match (&scale.proposed_variant, &scale.proposal_note) {
-        (Some(_), _) => doc.paragraph(
-            "The best table is written beside this report as proposed-classes.toml, a variant file that \
-             inherits the variant and sets its classes; `pocketlab study proposed-classes.toml` plays the \
-             class study that can confirm it.",
-        ),
+        (Some(_), _) => {
+            doc.paragraph(
+                "The best table is written beside this report as proposed-classes.toml, a variant file \
+                 that inherits the variant and sets its classes; this plays the class study that can \
+                 confirm it:",
+            );
+            doc.push(Block::Code(
+                "pocketlab study proposed-classes.toml".to_owned(),
+            ));
+        }
         (None, Some(note)) => doc.aside(format!("{note}.")),
         (None, None) => {}
     }
@@ -157,8 +162,8 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
         ));
     }
     let confirm = if scale.proposed_variant.is_some() {
-        " It is written as proposed-classes.toml beside this report; `pocketlab study \
-         proposed-classes.toml` plays the class study that can confirm it."
+        " It is written as proposed-classes.toml beside this report, and pocketlab study \
+         proposed-classes.toml plays the class study that can confirm it."
     } else {
         ""
     };
