@@ -111,6 +111,13 @@ const PMC_WEIGHTS_2: ShippedEval = ShippedEval {
     text: include_str!("../../configs/eval/pmc-weights-2.toml"),
 };
 
+/// The self-play network over `pmc-weights-2.toml`: +154 Elo against it
+/// at 20,000 nodes.
+const PMC_NETWORK: ShippedEval = ShippedEval {
+    file: "pmc-network.toml",
+    text: include_str!("../../configs/eval/pmc-network.toml"),
+};
+
 /// Fitted on chess without castling; castling changes no input of it.
 const CHESS_NETWORK: ShippedEval = ShippedEval {
     file: "chess-network-10k-h256-both-sq.toml",
@@ -120,11 +127,15 @@ const CHESS_NETWORK: ShippedEval = ShippedEval {
 /// `(variant name, its default evaluation)`. A variant not listed plays
 /// the hand-written weights ([`EvalParams::default`]).
 const SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
-    ("pocket-mutation", PMC_WEIGHTS_2),
+    ("pocket-mutation", PMC_NETWORK),
     ("pmc-drops", PMC_WEIGHTS_2),
     ("chess", CHESS_NETWORK),
     ("chess-nocastle", CHESS_NETWORK),
 ];
+
+/// Evaluations a variant shipped before its current one: embedded still,
+/// so that a log that played one resumes and replays with it.
+const EARLIER_SHIPPED_EVALS: &[(&str, ShippedEval)] = &[("pocket-mutation", PMC_WEIGHTS_2)];
 
 /// The evaluation shipped for the variant named `variant` (its `name`,
 /// which rule overrides keep), if any.
@@ -132,7 +143,7 @@ const SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
 /// ```
 /// use pocketlab_core::builtin;
 ///
-/// assert_eq!(builtin::shipped_eval("pocket-mutation").unwrap().file, "pmc-weights-2.toml");
+/// assert_eq!(builtin::shipped_eval("pocket-mutation").unwrap().file, "pmc-network.toml");
 /// assert!(builtin::shipped_eval("chess-mutation").is_none());
 /// ```
 pub fn shipped_eval(variant: &str) -> Option<ShippedEval> {
@@ -142,13 +153,38 @@ pub fn shipped_eval(variant: &str) -> Option<ShippedEval> {
         .map(|(_, eval)| *eval)
 }
 
+/// The evaluation a log played for the variant named `variant` when it
+/// recorded the shipped files `recorded` (their file names): the variant's
+/// current or earlier shipped file among them, else its current one.
+///
+/// ```
+/// use pocketlab_core::builtin;
+///
+/// let old = builtin::shipped_eval_as_recorded("pocket-mutation", &["pmc-weights-2.toml"]);
+/// assert_eq!(old.unwrap().file, "pmc-weights-2.toml");
+/// let new = builtin::shipped_eval_as_recorded::<&str>("pocket-mutation", &[]);
+/// assert_eq!(new.unwrap().file, "pmc-network.toml");
+/// ```
+pub fn shipped_eval_as_recorded<S: AsRef<str>>(
+    variant: &str,
+    recorded: &[S],
+) -> Option<ShippedEval> {
+    SHIPPED_EVALS
+        .iter()
+        .chain(EARLIER_SHIPPED_EVALS)
+        .filter(|(name, _)| *name == variant)
+        .map(|(_, eval)| *eval)
+        .find(|eval| recorded.iter().any(|file| file.as_ref() == eval.file))
+        .or_else(|| shipped_eval(variant))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn shipped_evaluations_parse_and_differ_from_the_hand_written_weights() {
-        for (variant, eval) in SHIPPED_EVALS {
+        for (variant, eval) in SHIPPED_EVALS.iter().chain(EARLIER_SHIPPED_EVALS) {
             assert!(text(variant).is_some(), "{variant} is a shipped variant");
             let params = EvalParams::from_toml(eval.file, eval.text)
                 .unwrap_or_else(|e| panic!("{}: {e}", eval.file));

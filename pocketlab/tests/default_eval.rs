@@ -1,8 +1,9 @@
 //! The best evaluation is the default: an experiment without an `eval` key
 //! plays its variant's shipped evaluation, `eval = "builtin"` the
 //! hand-written weights, and a log begun before evaluations were shipped
-//! (its manifest records `eval default`) goes on with the weights it began
-//! with, so its games stay what they were.
+//! (its manifest records `eval default`) or with a file the variant
+//! shipped earlier goes on with the evaluation it began with, so its games
+//! stay what they were.
 
 use std::path::Path;
 use std::process::Command;
@@ -53,9 +54,12 @@ fn an_experiment_without_eval_plays_its_variants_shipped_evaluation() {
     let shipped = builtin::shipped_eval("pocket-mutation").unwrap();
     for army in &exp.armies {
         assert_eq!(army.engine.eval, shipped.params());
-        assert_eq!(army.engine.eval_label, "shipped:pmc-weights-2.toml");
+        assert_eq!(army.engine.eval_label, format!("shipped:{}", shipped.file));
     }
-    assert!(exp.inputs.contains_key("eval shipped pmc-weights-2.toml"));
+    assert!(
+        exp.inputs
+            .contains_key(&format!("eval shipped {}", shipped.file))
+    );
     assert!(!exp.inputs.contains_key("eval default"));
     // Rule overrides keep the variant, and its evaluation.
     let text = experiment("pocket-mutation", "").replace(
@@ -89,10 +93,10 @@ fn what_a_log_recorded_decides_what_a_missing_eval_meant() {
         AbsentEval::of_recorded(old.into_iter()),
         AbsentEval::Builtin
     );
-    let new = ["eval default", "eval shipped pmc-weights-2.toml"];
+    let shipped = ["eval default", "eval shipped pmc-weights-2.toml"];
     assert_eq!(
-        AbsentEval::of_recorded(new.into_iter()),
-        AbsentEval::Shipped
+        AbsentEval::of_recorded(shipped.into_iter()),
+        AbsentEval::Recorded(vec!["pmc-weights-2.toml".to_owned()])
     );
     assert_eq!(
         AbsentEval::of_recorded(["eval params.toml"].into_iter()),
@@ -117,68 +121,98 @@ fn pocketlab(args: &[&str], dir: &Path) -> std::process::Output {
         .unwrap()
 }
 
-/// A log whose manifest says it was begun with the hand-written weights
-/// for want of an `eval` key continues with them: the run is accepted, the
-/// new games say `eval=default`, and `check` finds the log whole.
-#[test]
-fn a_log_begun_with_the_hand_written_weights_continues_with_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = experiment("pocket-mutation", "");
-    std::fs::write(dir.path().join("e.toml"), &text).unwrap();
-    let ok = |out: std::process::Output| {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    ok(pocketlab(
+/// Play the one-pair experiment into `dir/log`, then make the log one whose
+/// manifest recorded `input` (with the hash of `text`) in place of the
+/// shipped file, and no games; returns the experiment text.
+fn a_log_that_recorded(dir: &Path, input: &str, text: &str) -> String {
+    let experiment_text = experiment("pocket-mutation", "");
+    std::fs::write(dir.join("e.toml"), &experiment_text).unwrap();
+    ok(&pocketlab(
         &["run", "e.toml", "--out", "log", "--threads", "1", "--quiet"],
-        dir.path(),
+        dir,
     ));
-    let log_dir = dir.path().join("log");
+    let log_dir = dir.join("log");
     let first = read_games(&log_dir).unwrap();
     assert!(
         first
             .iter()
             .all(|g| g.white_engine.contains("eval=shipped:"))
     );
-
-    // Make it a log of the built-in era: its games and its manifest say so.
     let manifest = log_dir.join("manifest.toml");
-    let shipped = builtin::shipped_eval("pocket-mutation").unwrap();
     let recorded = std::fs::read_to_string(&manifest).unwrap();
     let line = recorded
         .lines()
         .find(|l| l.starts_with("\"eval shipped"))
         .unwrap()
         .to_owned();
-    let builtin_hash = format!(
+    let hash = format!(
         "{:016x}",
-        pocketlab_selfplay::hash::stable_hash(EvalParams::default().to_toml().as_bytes())
+        pocketlab_selfplay::hash::stable_hash(text.as_bytes())
     );
-    let old = recorded.replace(&line, &format!("\"eval default\" = \"{builtin_hash}\""));
+    let old = recorded.replace(&line, &format!("\"{input}\" = \"{hash}\""));
     assert_ne!(old, recorded);
     std::fs::remove_dir_all(&log_dir).unwrap();
     std::fs::create_dir_all(&log_dir).unwrap();
     std::fs::write(&manifest, old).unwrap();
-    std::fs::write(log_dir.join("experiment.toml"), &text).unwrap();
-    assert_ne!(shipped.params(), EvalParams::default());
+    std::fs::write(log_dir.join("experiment.toml"), &experiment_text).unwrap();
+    experiment_text
+}
 
-    ok(pocketlab(
+fn ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Resume the log in `dir/log`, which must then hold two games whose
+/// white engine says `label`, recorded as `input`, and be whole.
+fn resumes_with(dir: &Path, label: &str, input: &str) {
+    ok(&pocketlab(
         &["run", "e.toml", "--out", "log", "--threads", "1", "--quiet"],
-        dir.path(),
+        dir,
     ));
+    let log_dir = dir.join("log");
     let games = read_games(&log_dir).unwrap();
     assert_eq!(games.len(), 2);
     assert!(
-        games
-            .iter()
-            .all(|g| g.white_engine.contains("eval=default")),
+        games.iter().all(|g| g.white_engine.contains(label)),
         "{:?}",
         games.iter().map(|g| &g.white_engine).collect::<Vec<_>>()
     );
     let log = open_log(&log_dir).unwrap();
-    assert!(log.manifest.inputs.contains_key("eval default"));
-    ok(pocketlab(&["check", "log"], dir.path()));
+    assert!(log.manifest.inputs.contains_key(input));
+    ok(&pocketlab(&["check", "log"], dir));
+}
+
+/// A log whose manifest says it was begun with the hand-written weights
+/// for want of an `eval` key continues with them: the run is accepted, the
+/// new games say `eval=default`, and `check` finds the log whole.
+#[test]
+fn a_log_begun_with_the_hand_written_weights_continues_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = builtin::shipped_eval("pocket-mutation").unwrap();
+    assert_ne!(shipped.params(), EvalParams::default());
+    a_log_that_recorded(dir.path(), "eval default", &EvalParams::default().to_toml());
+    resumes_with(dir.path(), "eval=default", "eval default");
+}
+
+/// A log begun when the variant shipped another file continues with that
+/// file, not with today's.
+#[test]
+fn a_log_begun_with_an_earlier_shipped_file_continues_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let earlier = "pmc-weights-2.toml";
+    let shipped = builtin::shipped_eval("pocket-mutation").unwrap();
+    assert_ne!(shipped.file, earlier);
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../configs/eval")
+            .join(earlier),
+    )
+    .unwrap();
+    let input = format!("eval shipped {earlier}");
+    a_log_that_recorded(dir.path(), &input, &text);
+    resumes_with(dir.path(), &format!("eval=shipped:{earlier}"), &input);
 }

@@ -167,8 +167,9 @@ pub(crate) const SHIPPED_RECORD: &str = "eval shipped ";
 /// shipped evaluation (labelled `shipped:FILE`), else the hand-written
 /// weights (labelled `default`, as logs have always said).
 fn default_eval(cx: &Ctx<'_>, variant: &Variant) -> (EvalParams, String) {
-    let shipped = match cx.absent_eval {
+    let shipped = match &cx.absent_eval {
         AbsentEval::Shipped => builtin::shipped_eval(&variant.name),
+        AbsentEval::Recorded(files) => builtin::shipped_eval_as_recorded(&variant.name, files),
         AbsentEval::Builtin => None,
     };
     match shipped {

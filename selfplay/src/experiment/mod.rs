@@ -353,7 +353,7 @@ fn log_settings(cx: &Ctx<'_>, l: &LogFile) -> Result<LogSettings, ExperimentErro
 }
 
 /// What an engine table without an `eval` key plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AbsentEval {
     /// The variant's shipped evaluation ([`builtin::shipped_eval`]), else
     /// the hand-written weights: what a new experiment plays.
@@ -361,20 +361,27 @@ pub enum AbsentEval {
     /// The hand-written weights: what logs played before evaluations were
     /// shipped (their manifest records `eval default` and no `eval shipped`).
     Builtin,
+    /// The shipped evaluations a log recorded, by file name: a variant
+    /// whose shipped file has changed since keeps the one the log played
+    /// ([`builtin::shipped_eval_as_recorded`]).
+    Recorded(Vec<String>),
 }
 
 impl AbsentEval {
     /// What the experiment of a log with these recorded inputs played.
-    pub fn of_recorded<'a>(mut inputs: impl Iterator<Item = &'a str>) -> AbsentEval {
-        let (mut builtin, mut shipped) = (false, false);
-        for input in inputs.by_ref() {
+    pub fn of_recorded<'a>(inputs: impl Iterator<Item = &'a str>) -> AbsentEval {
+        let mut builtin = false;
+        let mut shipped = Vec::new();
+        for input in inputs {
             builtin |= input == engine::BUILTIN_RECORD;
-            shipped |= input.starts_with(engine::SHIPPED_RECORD);
+            if let Some(file) = input.strip_prefix(engine::SHIPPED_RECORD) {
+                shipped.push(file.to_owned());
+            }
         }
-        if builtin && !shipped {
-            AbsentEval::Builtin
-        } else {
-            AbsentEval::Shipped
+        match (builtin, shipped.is_empty()) {
+            (true, true) => AbsentEval::Builtin,
+            (_, false) => AbsentEval::Recorded(shipped),
+            (false, true) => AbsentEval::Shipped,
         }
     }
 }
