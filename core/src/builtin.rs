@@ -118,6 +118,13 @@ const PMC_NETWORK: ShippedEval = ShippedEval {
     text: include_str!("../../configs/eval/pmc-network.toml"),
 };
 
+/// The self-play network for drops with fairy armies over `pmc-weights-2.toml`:
+/// +215 against Fairy-Stockfish where `pmc-weights-2.toml` gave +96.
+const DROPS_NETWORK: ShippedEval = ShippedEval {
+    file: "fairy-drops-network.toml",
+    text: include_str!("../../configs/eval/fairy-drops-network.toml"),
+};
+
 /// Fitted on chess without castling; castling changes no input of it.
 const CHESS_NETWORK: ShippedEval = ShippedEval {
     file: "chess-network-10k-h256-both-sq.toml",
@@ -128,14 +135,17 @@ const CHESS_NETWORK: ShippedEval = ShippedEval {
 /// the hand-written weights ([`EvalParams::default`]).
 const SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
     ("pocket-mutation", PMC_NETWORK),
-    ("pmc-drops", PMC_WEIGHTS_2),
+    ("pmc-drops", DROPS_NETWORK),
     ("chess", CHESS_NETWORK),
     ("chess-nocastle", CHESS_NETWORK),
 ];
 
 /// Evaluations a variant shipped before its current one: embedded still,
 /// so that a log that played one resumes and replays with it.
-const EARLIER_SHIPPED_EVALS: &[(&str, ShippedEval)] = &[("pocket-mutation", PMC_WEIGHTS_2)];
+const EARLIER_SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
+    ("pocket-mutation", PMC_WEIGHTS_2),
+    ("pmc-drops", PMC_WEIGHTS_2),
+];
 
 /// The evaluation shipped for the variant named `variant` (its `name`,
 /// which rule overrides keep), if any.
