@@ -11,7 +11,7 @@
 //!
 //! (about 10 minutes on 2 cores for 600 logs per model and truth).
 //!
-//! (`POCKETLAB_E2E_LOGS=N` sets the logs per model and truth, 300 by default.) The
+//! (`POCKETLAB_E2E_LOGS=N` sets the logs per model and truth, 600 by default.) The
 //! same rates are checked in CI at the statistics level, on simulated counts
 //! (`stats::equivalence` and `stats::pawns` tests).
 
@@ -127,7 +127,7 @@ fn logs() -> u64 {
     std::env::var("POCKETLAB_E2E_LOGS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(300)
+        .unwrap_or(600)
 }
 
 /// At a true difference of exactly the margin: "equivalent" (alone or

@@ -181,22 +181,36 @@ mod tests {
         }
     }
 
+    /// The 95% score interval, mapped to Elo, covers the true Elo at the
+    /// nominal rate when the games of a pair are correlated as self-play's
+    /// are (White 20 Elo stronger, each opening favouring one colour by 60
+    /// Elo, 30% draws between equals): the pair is the independent unit.
+    /// Fails when the misses are above 5% at 99% confidence.
     #[test]
-    fn score_interval_coverage_is_nominal() {
-        // 300 seeded runs of 500 pairs with biased openings: the 95% Elo
-        // interval should cover the true 40 Elo about 95% of the time.
-        let model = GameModel::new(40.0, 0.35, 0.2);
+    fn score_interval_covers_the_truth_at_the_nominal_rate_under_correlated_pairs() {
+        use crate::elo::score_to_elo;
+        use crate::error_rate::ObservedRate;
+        use crate::sim::PairModel;
+        let model = PairModel {
+            elo: 52.0,
+            draw_at_equal: 0.3,
+            white_edge: 20.0,
+            opening_spread: 60.0,
+        };
+        let truth_score = model.expected_score();
+        let truth = score_to_elo(truth_score).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let runs = 300;
-        let mut covered = 0;
+        let runs = 4000;
+        let (mut missed, mut missed_if_ten_percent_narrower) = (0, 0);
         for _ in 0..runs {
-            let p = Pentanomial::from_pairs(simulate_pairs(&model, 500, &mut rng));
+            let p = Pentanomial::from_half_points((0..500).map(|_| model.pair(&mut rng))).unwrap();
             let s = p.summary(ConfidenceLevel::NINETY_FIVE).unwrap();
-            if s.elo_interval.contains(40.0) {
-                covered += 1;
-            }
+            missed += u64::from(!s.elo_interval.contains(truth));
+            let half = 0.9 * ConfidenceLevel::NINETY_FIVE.z() * s.score_std_error;
+            missed_if_ten_percent_narrower += u64::from((s.score - truth_score).abs() > half);
         }
-        let rate = f64::from(covered) / f64::from(runs);
-        assert!((0.91..=0.985).contains(&rate), "coverage {rate}");
+        ObservedRate::new(missed, runs).assert_at_most(0.05, "the 95% Elo interval misses");
+        // The check has the power to see an error 10% too small.
+        assert!(ObservedRate::new(missed_if_ten_percent_narrower, runs).exceeds(0.05, 0.99));
     }
 }

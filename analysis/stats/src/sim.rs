@@ -116,6 +116,18 @@ impl PairModel {
         }
     }
 
+    /// The tested side's expected score per game: each game's expected
+    /// score is the logistic curve at its gap (the draw rule keeps it),
+    /// averaged over both colours and both opening signs.
+    pub fn expected_score(&self) -> f64 {
+        let (e, w, o) = (self.elo, self.white_edge, self.opening_spread);
+        [o, -o]
+            .iter()
+            .map(|s| elo_to_score(e + w + s) + elo_to_score(e - w - s))
+            .sum::<f64>()
+            / 4.0
+    }
+
     /// One pair: the tested side's half points over its game with White
     /// and its game with Black (0..=4).
     pub fn pair(&self, rng: &mut impl Rng) -> u8 {

@@ -88,7 +88,7 @@ impl ScaleModel {
         let (mut lo, mut hi) = (elo - 4000.0, elo + 4000.0);
         for _ in 0..100 {
             let mid = (lo + hi) / 2.0;
-            if expected_score(&model(mid)) < target {
+            if model(mid).expected_score() < target {
                 lo = mid;
             } else {
                 hi = mid;
@@ -144,18 +144,6 @@ pub(super) fn add(x: Pentanomial, y: Pentanomial) -> Pentanomial {
     Pentanomial::new(counts)
 }
 
-/// The tested side's expected score per game under `model`: each game's
-/// expected score is the logistic curve at its gap (the draw rule keeps
-/// it), averaged over both colours and both opening signs.
-fn expected_score(model: &PairModel) -> f64 {
-    let (e, w, o) = (model.elo, model.white_edge, model.opening_spread);
-    [o, -o]
-        .iter()
-        .map(|s| elo_to_score(e + w + s) + elo_to_score(e - w - s))
-        .sum::<f64>()
-        / 4.0
-}
-
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
@@ -174,7 +162,7 @@ mod tests {
     fn calibrated_pairs_have_the_true_score() {
         let model = ScaleModel::new(vec![150.0]);
         let pm = model.pair_model(150.0);
-        assert!((expected_score(&pm) - elo_to_score(150.0)).abs() < 1e-12);
+        assert!((pm.expected_score() - elo_to_score(150.0)).abs() < 1e-12);
         assert!(
             pm.elo > 150.0,
             "the colour shifts flatten the curve: {}",
@@ -186,7 +174,7 @@ mod tests {
             .unwrap();
         assert!(s.elo_interval.contains(150.0), "{:?}", s.elo_interval);
         assert!(
-            (score_to_elo(expected_score(&model.pair_model(0.0))).unwrap()).abs() < 1e-9,
+            (score_to_elo(model.pair_model(0.0).expected_score()).unwrap()).abs() < 1e-9,
             "equal armies score ½"
         );
         assert_eq!(
