@@ -870,28 +870,26 @@ mod tests {
         assert!((d1.std_error - anchored.std_errors[4]).abs() > 1e-3);
     }
 
+    /// 2,000 seeded round robins of 5 players, 30 games per ordered pair:
+    /// the 95% Fisher intervals of a rating and of a difference miss the
+    /// truth at most at the nominal rate.
     #[test]
     fn interval_coverage_is_nominal() {
-        // 200 seeded round robins of 5 players, 30 games per ordered pair:
-        // the 95% Fisher intervals should cover the truth ~95% of the time.
+        use crate::error_rate::ObservedRate;
         let mut rng = ChaCha8Rng::seed_from_u64(2024);
-        let (mut covered, mut total) = (0u32, 0u32);
-        let (mut diff_covered, mut diff_total) = (0u32, 0u32);
-        for _ in 0..200 {
+        let runs = 2000;
+        let (mut rating_missed, mut difference_missed) = (0, 0);
+        for _ in 0..runs {
             let records = simulate(&TRUTH, 35.0, 0.8, 30, &mut rng);
             let fit = fit(TRUTH.len(), &records, &FitOptions::default()).unwrap();
-            for (i, t) in TRUTH.iter().enumerate() {
-                total += 1;
-                covered += u32::from(fit.intervals[i].contains(*t));
-            }
+            rating_missed += u64::from(!fit.intervals[4].contains(TRUTH[4]));
             let d = fit.difference(4, 0).unwrap();
-            diff_total += 1;
-            diff_covered += u32::from(d.interval.contains(TRUTH[4] - TRUTH[0]));
+            difference_missed += u64::from(!d.interval.contains(TRUTH[4] - TRUTH[0]));
         }
-        let rate = f64::from(covered) / f64::from(total);
-        assert!((0.90..=0.985).contains(&rate), "rating coverage {rate}");
-        let rate = f64::from(diff_covered) / f64::from(diff_total);
-        assert!((0.88..=0.99).contains(&rate), "difference coverage {rate}");
+        ObservedRate::new(rating_missed, runs)
+            .assert_at_most(0.05, "a rating's 95% interval misses");
+        ObservedRate::new(difference_missed, runs)
+            .assert_at_most(0.05, "a difference's 95% interval misses");
     }
 
     #[test]

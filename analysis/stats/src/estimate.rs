@@ -283,6 +283,7 @@ pub(crate) fn standard_normal_cdf(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error_rate::ObservedRate;
 
     #[test]
     fn level_validation_and_z() {
@@ -350,8 +351,13 @@ mod tests {
             rate(by_pair),
             rate(by_game)
         );
-        assert!(rate(by_pair) >= 0.94, "per-pair coverage {}", rate(by_pair));
-        assert!(rate(by_game) < 0.925, "per-game coverage {}", rate(by_game));
+        let misses = |covered: i32| ObservedRate::new((runs - covered) as u64, runs as u64);
+        misses(by_pair).assert_at_most(0.05, "the per-pair 95% interval misses");
+        assert!(
+            misses(by_game).exceeds(0.05, 0.99),
+            "per-game coverage {}",
+            rate(by_game)
+        );
     }
 
     #[test]

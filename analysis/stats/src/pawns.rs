@@ -271,6 +271,7 @@ pub fn calibrate_from_pawn_odds(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error_rate::ObservedRate;
     use crate::sim::{GameModel, simulate_pairs};
     use crate::{Pentanomial, elo_to_score};
     use rand::SeedableRng;
@@ -398,9 +399,13 @@ mod tests {
             rate(fieller),
             rate(naive)
         );
-        // ±2 simulation SDs around 95% is ±0.0097 over 2000 runs.
-        assert!(rate(fieller) >= 0.94, "Fieller coverage {}", rate(fieller));
-        assert!(rate(naive) < 0.92, "naive coverage {}", rate(naive));
+        let misses = |covered: i32| ObservedRate::new((runs - covered) as u64, runs as u64);
+        misses(fieller).assert_at_most(0.05, "the 95% Fieller pawn interval misses");
+        assert!(
+            misses(naive).exceeds(0.05, 0.99),
+            "naive coverage {}",
+            rate(naive)
+        );
         assert!(elo_to_score(pawns * k) > 0.5);
     }
 }
