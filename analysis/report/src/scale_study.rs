@@ -26,7 +26,8 @@ pub enum ScaleEnd {
     TargetsMet,
     /// The budget cannot pay for another block of pairs.
     Budget,
-    /// The matchups that could narrow the targets left are at `max_pairs`.
+    /// The matchups that could narrow the targets left are at their caps
+    /// (`max_pairs`, `unit_max_pairs` for the pawn's).
     Caps,
     /// No matchup of the plan moves the targets left (a piece the plan
     /// never joins to the empty square, or a unit not yet measurable).
@@ -88,11 +89,23 @@ impl ScaleStudy {
         let options = &self.stop.allocation;
         let matchups = self.plan.matchups.len() as u64;
         let warmup = options.warmup_pairs.min(options.max_pairs);
-        let mut pairs_left = matchups * (options.max_pairs - warmup);
+        let mut pairs_left: u64 = (0..self.plan.matchups.len())
+            .map(|i| self.cap(i) - warmup)
+            .sum();
         if let Some(budget) = self.stop.budget_games {
             pairs_left = pairs_left.min(budget.saturating_sub(2 * warmup * matchups) / 2);
         }
         (1 + pairs_left.div_ceil(options.block_pairs) + matchups) as usize
+    }
+
+    /// The cap of the plan's `i`-th matchup: the unit's (the pawn's
+    /// matchups) or every other matchup's.
+    fn cap(&self, i: usize) -> u64 {
+        let (_, a, b) = self.plan.matchups[i];
+        self.stop.allocation.cap(
+            &ScaleMatchup::new(a, b, Pentanomial::default()),
+            self.plan.pawn,
+        )
     }
 
     /// The design over the logged `scores`; an error names a logged pair
@@ -136,7 +149,8 @@ impl ScaleStudy {
                 .plan
                 .matchups
                 .iter()
-                .all(|&(m, ..)| scheduled[m] >= options.max_pairs);
+                .enumerate()
+                .all(|(i, &(m, ..))| scheduled[m] >= self.cap(i));
             let end = if allocation.met {
                 Some(ScaleEnd::TargetsMet)
             } else if affordable == 0 {
@@ -199,14 +213,14 @@ impl ScaleStudy {
     /// end the study if every matchup that could help is at its cap,
     /// otherwise nothing in the plan moves the targets left.
     fn why_stalled(&self, allocation: &Allocation, scheduled: &[u64]) -> ScaleEnd {
-        let cap = self.stop.allocation.max_pairs;
         let useful_at_cap = self
             .plan
             .matchups
             .iter()
             .zip(&allocation.fit.matchups)
-            .filter(|(_, e)| e.as_ref().is_some_and(|e| e.used))
-            .all(|(&(m, ..), _)| scheduled[m] >= cap);
+            .enumerate()
+            .filter(|(_, (_, e))| e.as_ref().is_some_and(|e| e.used))
+            .all(|(i, (&(m, ..), _))| scheduled[m] >= self.cap(i));
         if useful_at_cap && allocation.unvalued.is_empty() {
             ScaleEnd::Caps
         } else {
@@ -272,6 +286,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use pocketlab_stats::value_scale::PieceRef;
 
     fn parsed(stop: &str) -> (Experiment, ScaleStudy) {
         let text = format!(
@@ -349,6 +364,36 @@ mod tests {
         let history = tight.replay(&scores).unwrap();
         assert_eq!(history.end, Some(ScaleEnd::Budget));
         assert!(history.games <= 200 && history.games > 200 - 2 * 3);
+    }
+
+    /// With every comparison of pieces at its cap, the pawn odds go on to
+    /// their own cap while the unit is short of its goal.
+    #[test]
+    fn the_pawn_odds_play_past_the_others_cap_to_their_own() {
+        let (exp, study) =
+            parsed("max_pairs = 10\nunit_max_pairs = 60\nwarmup_pairs = 4\nblock_pairs = 5");
+        let (scores, stages) = play_to_the_end(&exp, &study);
+        let plan = study.plan();
+        let is_unit = |m: usize| {
+            plan.sides(m)
+                .is_some_and(|(a, b)| [a, b].contains(&PieceRef::Piece(plan.pawn)))
+        };
+        for (m, s) in scores.iter().enumerate() {
+            let cap = if is_unit(m) { 60 } else { 10 };
+            assert!(s.len() <= cap, "matchup {m}: {} pairs", s.len());
+        }
+        let unit_pairs: usize = (0..scores.len())
+            .filter(|&m| is_unit(m))
+            .map(|m| scores[m].len())
+            .sum();
+        assert!(unit_pairs > 10, "{unit_pairs} pairs of pawn odds");
+        let history = study.replay(&scores).unwrap();
+        assert!(history.end.is_some());
+        assert!(study.most_stages() >= stages.len());
+        assert_eq!(
+            exp.max_games(),
+            2 * (10 * (exp.matchups.len() as u64 - 1) + 60)
+        );
     }
 
     #[test]

@@ -360,11 +360,16 @@ fn design_state(study: &ScaleStudy, scores: &PairScores) -> ScaleDesign {
     let settings = format!(
         "The value-scale design: a warm-up of {} pairs for every matchup, then stages of up to {} \
          blocks of {} pairs planned from the fit so far, each block to the matchup that most \
-         narrows the widest interval above its target; up to {} pairs per matchup{}.",
+         narrows the widest interval above its target; up to {} pairs per matchup{}{}.",
         stop.allocation.warmup_pairs,
         stop.allocation.blocks,
         stop.allocation.block_pairs,
         stop.allocation.max_pairs,
+        if stop.allocation.unit_max_pairs > stop.allocation.max_pairs {
+            format!(" ({} for the pawn's)", stop.allocation.unit_max_pairs)
+        } else {
+            String::new()
+        },
         stop.budget_games
             .map(|b| format!(", {b} games in all"))
             .unwrap_or_default()

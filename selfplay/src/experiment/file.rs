@@ -269,6 +269,9 @@ pub struct StopFile {
     pub stage_blocks: Option<u64>,
     pub adjacent_half_width: Option<f64>,
     pub unit_precision: Option<f64>,
+    /// The value-scale design: the cap of the matchups that measure the
+    /// pawn (at least `max_pairs`; `max_pairs` when absent).
+    pub unit_max_pairs: Option<u64>,
 }
 
 #[derive(Deserialize, Debug, Clone)]

@@ -648,6 +648,19 @@ mod tests {
         assert_eq!(exp.max_games(), 6 * 50 * 2);
         let budgeted = scale_study("max_pairs = 50\nbudget_games = 300").unwrap();
         assert_eq!(budgeted.max_games(), 300);
+        // The pawn odds may play to their own cap.
+        let unit = scale_study("max_pairs = 50\nunit_max_pairs = 200").unwrap();
+        let stop = unit.stop.value_scale().unwrap();
+        assert_eq!(
+            (stop.allocation.max_pairs, stop.allocation.unit_max_pairs),
+            (50, 200)
+        );
+        assert_eq!(unit.stop.pairs, 200);
+        assert_eq!(unit.max_games(), (5 * 50 + 200) * 2);
+        assert_eq!(
+            exp.stop.value_scale().unwrap().allocation.unit_max_pairs,
+            50
+        );
     }
 
     #[test]
@@ -689,6 +702,11 @@ mod tests {
                 "max_pairs = 10\nunit_precision = 1.5",
                 "stop.unit_precision",
                 "between 0 and 1",
+            ),
+            (
+                "max_pairs = 10\nunit_max_pairs = 5",
+                "stop.unit_max_pairs",
+                "at least max_pairs (10)",
             ),
             (
                 "max_pairs = 10\nbudget_games = 100",

@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 
 use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::{Position, Square, Variant};
+use pocketlab_stats::Pentanomial;
+use pocketlab_stats::value_scale::ScaleMatchup;
 
 pub use crate::uci_player::{UciEngine, UciVariant};
 pub use army::{
@@ -541,10 +543,21 @@ impl Experiment {
             .filter(|m| plays_alike(&self.variant, &self.armies[m.a], &self.armies[m.b]))
     }
 
-    /// The most games the experiment plays: every matchup all its pairs,
-    /// or a staged design's budget when that is smaller.
+    /// The most games the experiment plays: every matchup all its pairs
+    /// (a value scale's pawn matchups to their own cap), or a staged
+    /// design's budget when that is smaller.
     pub fn max_games(&self) -> u64 {
-        let every_pair = self.matchups.len() as u64 * self.stop.pairs * 2;
+        let every_pair = match (self.stop.value_scale(), &self.scale) {
+            (Some(stop), Some(plan)) => plan
+                .matchups
+                .iter()
+                .map(|&(_, a, b)| {
+                    let matchup = ScaleMatchup::new(a, b, Pentanomial::default());
+                    stop.allocation.cap(&matchup, plan.pawn) * 2
+                })
+                .sum(),
+            _ => self.matchups.len() as u64 * self.stop.pairs * 2,
+        };
         self.stop
             .budget_games()
             .map_or(every_pair, |budget| every_pair.min(budget))

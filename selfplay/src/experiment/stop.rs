@@ -119,6 +119,7 @@ fn design_keys(design: DesignName) -> &'static [&'static str] {
             "stage_blocks",
             "adjacent_half_width",
             "unit_precision",
+            "unit_max_pairs",
         ],
     }
 }
@@ -141,6 +142,7 @@ fn foreign_key(f: &StopFile, design: DesignName) -> Option<(&'static str, String
         ("stage_blocks", f.stage_blocks.is_some()),
         ("adjacent_half_width", f.adjacent_half_width.is_some()),
         ("unit_precision", f.unit_precision.is_some()),
+        ("unit_max_pairs", f.unit_max_pairs.is_some()),
     ];
     let (key, _) = set
         .into_iter()
@@ -350,6 +352,17 @@ fn value_scale_stop(
             )
         })?,
     )?;
+    let unit_max_pairs =
+        pairs_in_range("stop.unit_max_pairs", f.unit_max_pairs.unwrap_or(max_pairs))?;
+    if unit_max_pairs < max_pairs {
+        return Err(cx.err(
+            "stop.unit_max_pairs",
+            format!(
+                "at least max_pairs ({max_pairs}): the unit's matchups are capped no lower than the \
+                 others, got {unit_max_pairs}"
+            ),
+        ));
+    }
     let within_cap = |key: &str, value: Option<u64>, default: u64| {
         let value = value.unwrap_or(default);
         if (1..=max_pairs).contains(&value) {
@@ -410,6 +423,7 @@ fn value_scale_stop(
             blocks: stage_blocks as usize,
             warmup_pairs,
             max_pairs,
+            unit_max_pairs,
         },
     };
     let warmup = stop.warmup_games(matchups);
@@ -425,7 +439,7 @@ fn value_scale_stop(
         ));
     }
     Ok(StopRule {
-        pairs: max_pairs,
+        pairs: unit_max_pairs,
         design: StopDesign::ValueScale(stop),
     })
 }

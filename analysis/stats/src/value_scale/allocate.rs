@@ -31,7 +31,8 @@
 //! Predicted half-widths are the delta method's, scaled by each target's
 //! current ratio of Fieller's half-width to it; while the unit is not shown
 //! positive (every figure in pawns unbounded), the unit's variance is the
-//! target. A matchup at [`AllocationOptions::max_pairs`] gets no more
+//! target. A matchup at its cap ([`AllocationOptions::max_pairs`], or
+//! [`AllocationOptions::unit_max_pairs`] for the pawn's) gets no more
 //! blocks (its last is cut to the cap), so the batch goes to the next best
 //! matchup. The rule is deterministic: ties go to the lower index.
 //!
@@ -74,6 +75,21 @@ pub struct AllocationOptions {
     /// Pairs a matchup may reach at most: a matchup at its cap gets no
     /// more, and its last block is cut to the cap.
     pub max_pairs: u64,
+    /// The cap of a matchup that measures the pawn (the unit's): the
+    /// unit's precision comes from its pawn-odds pairs alone, so it may
+    /// need more pairs than any one comparison of pieces.
+    pub unit_max_pairs: u64,
+}
+
+impl AllocationOptions {
+    /// The cap of `matchup` on a scale whose unit is piece `pawn`.
+    pub fn cap(&self, matchup: &ScaleMatchup, pawn: usize) -> u64 {
+        if [matchup.a, matchup.b].contains(&PieceRef::Piece(pawn)) {
+            self.unit_max_pairs
+        } else {
+            self.max_pairs
+        }
+    }
 }
 
 impl Default for AllocationOptions {
@@ -85,6 +101,7 @@ impl Default for AllocationOptions {
             blocks: 8,
             warmup_pairs: 20,
             max_pairs: u64::MAX,
+            unit_max_pairs: u64::MAX,
         }
     }
 }
@@ -155,7 +172,7 @@ pub enum AllocationError {
     #[error("precision goals must be finite and positive")]
     Targets,
     /// Zero pairs per block, blocks per batch, warm-up pairs or cap.
-    #[error("blocks, pairs per block, warm-up pairs and the cap must be at least 1")]
+    #[error("blocks, pairs per block, warm-up pairs and the caps must be at least 1")]
     Options,
 }
 
@@ -204,6 +221,7 @@ pub fn next_matchups(
         || options.blocks == 0
         || options.warmup_pairs == 0
         || options.max_pairs == 0
+        || options.unit_max_pairs == 0
     {
         return Err(AllocationError::Options);
     }
@@ -354,7 +372,9 @@ fn batch(
         let g = &tracked[worst].gradient;
         let mut best: Option<(usize, f64, Vec<f64>, f64, u64)> = None;
         for (m, row, per_pair, played) in &candidates {
-            let room = options.max_pairs.saturating_sub(played + chosen[*m]);
+            let room = options
+                .cap(&plan[*m], fit.pawn)
+                .saturating_sub(played + chosen[*m]);
             let pairs = options.block_pairs.min(room);
             if pairs == 0 {
                 continue;
@@ -629,6 +649,7 @@ mod tests {
         // the batch's 8 blocks handed out (cut to the cap).
         let capped = AllocationOptions {
             max_pairs: 35,
+            unit_max_pairs: 35,
             ..AllocationOptions::default()
         };
         let a = next_matchups(n, &played, &fo, &t, &capped).unwrap();
@@ -637,6 +658,7 @@ mod tests {
         // Every matchup at its cap: nothing more to play.
         let full = AllocationOptions {
             max_pairs: 30,
+            unit_max_pairs: 30,
             ..AllocationOptions::default()
         };
         let a = next_matchups(n, &played, &fo, &t, &full).unwrap();
@@ -644,10 +666,53 @@ mod tests {
         // A warm-up longer than the cap stops at the cap.
         let short = AllocationOptions {
             max_pairs: 12,
+            unit_max_pairs: 12,
             ..AllocationOptions::default()
         };
         let first = next_matchups(n, &plan, &fo, &t, &short).unwrap();
         assert!(first.warming_up && first.next.iter().all(|p| p.pairs == 12));
+    }
+
+    /// The unit's precision comes from pawn odds alone: with every other
+    /// matchup at its cap, the pawn's matchups keep receiving pairs up to
+    /// their own cap, and no further.
+    #[test]
+    fn the_units_matchups_play_to_their_own_cap() {
+        let model = ScaleModel::pmc_like(100.0);
+        let n = model.values.len();
+        let plan = ladder_plan(&model.values, 0, 300.0);
+        let (fo, t) = (ScaleOptions::new(0), Targets::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let played = model.play_plan(&plan, 30, &mut rng).unwrap();
+        let is_unit = |m: usize| [played[m].a, played[m].b].contains(&PieceRef::Piece(0));
+        assert!((0..played.len()).any(is_unit));
+        let options = AllocationOptions {
+            max_pairs: 30,
+            unit_max_pairs: 45,
+            ..AllocationOptions::default()
+        };
+        let a = next_matchups(n, &played, &fo, &t, &options).unwrap();
+        assert!(!a.next.is_empty(), "the unit is not yet within ±8%");
+        assert!(a.next.iter().all(|p| is_unit(p.matchup)), "{:?}", a.next);
+        assert!(a.next.iter().all(|p| p.pairs <= 15), "{:?}", a.next);
+        let same_cap = AllocationOptions {
+            unit_max_pairs: 30,
+            ..options
+        };
+        assert!(
+            next_matchups(n, &played, &fo, &t, &same_cap)
+                .unwrap()
+                .next
+                .is_empty()
+        );
+        let zero = AllocationOptions {
+            unit_max_pairs: 0,
+            ..options
+        };
+        assert_eq!(
+            next_matchups(n, &played, &fo, &t, &zero),
+            Err(AllocationError::Options)
+        );
     }
 
     #[test]
