@@ -125,6 +125,13 @@ const DROPS_NETWORK: ShippedEval = ShippedEval {
     text: include_str!("../../configs/eval/fairy-drops-network.toml"),
 };
 
+/// The self-play network of the fairy armies over the hand-written weights:
+/// +238 against Fairy-Stockfish where the hand-written weights gave +127.
+const ARMIES_NETWORK: ShippedEval = ShippedEval {
+    file: "fairy-armies-network.toml",
+    text: include_str!("../../configs/eval/fairy-armies-network.toml"),
+};
+
 /// Fitted on chess without castling; castling changes no input of it.
 const CHESS_NETWORK: ShippedEval = ShippedEval {
     file: "chess-network-10k-h256-both-sq.toml",
@@ -136,6 +143,7 @@ const CHESS_NETWORK: ShippedEval = ShippedEval {
 const SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
     ("pocket-mutation", PMC_NETWORK),
     ("pmc-drops", DROPS_NETWORK),
+    ("fairy-oracle", ARMIES_NETWORK),
     ("chess", CHESS_NETWORK),
     ("chess-nocastle", CHESS_NETWORK),
 ];
