@@ -90,22 +90,12 @@ impl ScaleStudy {
         let matchups = self.plan.matchups.len() as u64;
         let warmup = options.warmup_pairs.min(options.max_pairs);
         let mut pairs_left: u64 = (0..self.plan.matchups.len())
-            .map(|i| self.cap(i) - warmup)
+            .map(|i| self.plan.cap(i, options) - warmup)
             .sum();
         if let Some(budget) = self.stop.budget_games {
             pairs_left = pairs_left.min(budget.saturating_sub(2 * warmup * matchups) / 2);
         }
         (1 + pairs_left.div_ceil(options.block_pairs) + matchups) as usize
-    }
-
-    /// The cap of the plan's `i`-th matchup: the unit's (the pawn's
-    /// matchups) or every other matchup's.
-    fn cap(&self, i: usize) -> u64 {
-        let (_, a, b) = self.plan.matchups[i];
-        self.stop.allocation.cap(
-            &ScaleMatchup::new(a, b, Pentanomial::default()),
-            self.plan.pawn,
-        )
     }
 
     /// The design over the logged `scores`; an error names a logged pair
@@ -150,7 +140,7 @@ impl ScaleStudy {
                 .matchups
                 .iter()
                 .enumerate()
-                .all(|(i, &(m, ..))| scheduled[m] >= self.cap(i));
+                .all(|(i, &(m, ..))| scheduled[m] >= self.plan.cap(i, &options));
             let end = if allocation.met {
                 Some(ScaleEnd::TargetsMet)
             } else if affordable == 0 {
@@ -220,7 +210,7 @@ impl ScaleStudy {
             .zip(&allocation.fit.matchups)
             .enumerate()
             .filter(|(_, (_, e))| e.as_ref().is_some_and(|e| e.used))
-            .all(|(i, (&(m, ..), _))| scheduled[m] >= self.cap(i));
+            .all(|(i, (&(m, ..), _))| scheduled[m] >= self.plan.cap(i, &self.stop.allocation));
         if useful_at_cap && allocation.unvalued.is_empty() {
             ScaleEnd::Caps
         } else {

@@ -1,7 +1,7 @@
 //! Generators: the armies and matchups of the lab's standard questions.
 
 use pocketlab_core::{Color, PieceType, Position, Square, Variant};
-use pocketlab_stats::value_scale::PieceRef;
+use pocketlab_stats::value_scale::{AllocationOptions, PieceRef};
 
 use super::file::GeneratorFile;
 use super::{
@@ -32,6 +32,13 @@ impl ScalePlan {
             .iter()
             .find(|&&(i, _, _)| i == m)
             .map(|&(_, a, b)| (a, b))
+    }
+
+    /// The cap under `allocation` of the scale's `i`-th matchup: the
+    /// unit's for the pawn's matchups, every other matchup's otherwise.
+    pub fn cap(&self, i: usize, allocation: &AllocationOptions) -> u64 {
+        let (_, a, b) = self.matchups[i];
+        allocation.cap(a, b, self.pawn)
     }
 }
 

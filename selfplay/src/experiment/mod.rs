@@ -25,8 +25,6 @@ use std::path::{Path, PathBuf};
 
 use pocketlab_core::kind::{GameKind, parse_variant};
 use pocketlab_core::{Position, Square, Variant};
-use pocketlab_stats::Pentanomial;
-use pocketlab_stats::value_scale::ScaleMatchup;
 
 pub use crate::uci_player::{UciEngine, UciVariant};
 pub use army::{
@@ -548,13 +546,8 @@ impl Experiment {
     /// design's budget when that is smaller.
     pub fn max_games(&self) -> u64 {
         let every_pair = match (self.stop.value_scale(), &self.scale) {
-            (Some(stop), Some(plan)) => plan
-                .matchups
-                .iter()
-                .map(|&(_, a, b)| {
-                    let matchup = ScaleMatchup::new(a, b, Pentanomial::default());
-                    stop.allocation.cap(&matchup, plan.pawn) * 2
-                })
+            (Some(stop), Some(plan)) => (0..plan.matchups.len())
+                .map(|i| plan.cap(i, &stop.allocation) * 2)
                 .sum(),
             _ => self.matchups.len() as u64 * self.stop.pairs * 2,
         };

@@ -82,9 +82,10 @@ pub struct AllocationOptions {
 }
 
 impl AllocationOptions {
-    /// The cap of `matchup` on a scale whose unit is piece `pawn`.
-    pub fn cap(&self, matchup: &ScaleMatchup, pawn: usize) -> u64 {
-        if [matchup.a, matchup.b].contains(&PieceRef::Piece(pawn)) {
+    /// The cap of a matchup of `a` against `b` on a scale whose unit is
+    /// piece `pawn`.
+    pub fn cap(&self, a: PieceRef, b: PieceRef, pawn: usize) -> u64 {
+        if [a, b].contains(&PieceRef::Piece(pawn)) {
             self.unit_max_pairs
         } else {
             self.max_pairs
@@ -373,7 +374,7 @@ fn batch(
         let mut best: Option<(usize, f64, Vec<f64>, f64, u64)> = None;
         for (m, row, per_pair, played) in &candidates {
             let room = options
-                .cap(&plan[*m], fit.pawn)
+                .cap(plan[*m].a, plan[*m].b, fit.pawn)
                 .saturating_sub(played + chosen[*m]);
             let pairs = options.block_pairs.min(room);
             if pairs == 0 {
