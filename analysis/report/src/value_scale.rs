@@ -109,6 +109,7 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
         chi_square: c.chi_square,
         degrees_of_freedom: c.degrees_of_freedom,
         p_value: c.p_value,
+        departure: c.departure(),
     });
     let tables = class_tables(exp, &fit);
     let study = ScaleStudy::of(exp);

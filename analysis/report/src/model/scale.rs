@@ -128,6 +128,10 @@ pub struct ScaleConsistency {
     pub chi_square: f64,
     pub degrees_of_freedom: usize,
     pub p_value: f64,
+    /// Standard deviation of a matchup's departure from the difference of
+    /// its two values beyond chance, Elo (0: none shown); every interval
+    /// carries it.
+    pub departure: f64,
 }
 
 /// A class table on the scale.

@@ -19,9 +19,13 @@
 //! the graph is as connected as the plan makes it). Then, block by block:
 //! take the target whose predicted half-width is furthest above its goal,
 //! and give a block of pairs to the matchup that most reduces that
-//! target's variance. A block of `Δ` pairs of matchup `m` adds
+//! target's variance. A block of `Δ` pairs of matchup `m` after `n` adds
 //! `Δw = Δ/σ²_m` to its weight (`σ²_m` its per-pair Elo variance, as
-//! measured so far), and by Sherman–Morrison the covariance becomes
+//! measured so far), or `1/(σ²_m/(n+Δ) + τ²) - 1/(σ²_m/n + τ²)` when the
+//! matchups depart from one additive scale with variance `τ²`
+//! ([`crate::value_scale::Consistency::departure_variance`]: more pairs
+//! of one matchup cannot average its departure away; the pawn's own odds,
+//! which define the unit, carry none), and by Sherman–Morrison the covariance becomes
 //! `Σ - Δw·(Σx)(Σx)ᵀ / (1 + Δw·xᵀΣx)` (`x` the matchup's row: +1 for army
 //! A's piece, -1 for army B's). A target's variance `gᵀΣg` (`g` the
 //! delta-method gradient of the figure in pawns) then drops by
@@ -356,6 +360,7 @@ fn batch(
             });
         }
     }
+    let tau2 = fit.consistency.map_or(0.0, |c| c.departure_variance);
     let mut chosen = vec![0u64; plan.len()];
     let mut given = 0;
     while given < options.blocks && !tracked.is_empty() {
@@ -380,7 +385,10 @@ fn batch(
             if pairs == 0 {
                 continue;
             }
-            let dw = pairs as f64 / per_pair;
+            let unit_odds =
+                plan[*m].a == PieceRef::Piece(fit.pawn) && plan[*m].b == PieceRef::Nothing;
+            let departure = if unit_odds { 0.0 } else { tau2 };
+            let dw = block_weight(*per_pair, played + chosen[*m], pairs, departure);
             let sx: Vec<f64> = (0..k)
                 .map(|i| (0..k).map(|j| sigma[i * k + j] * row[j]).sum())
                 .collect();
@@ -410,6 +418,19 @@ fn batch(
         .filter(|&(_, pairs)| pairs > 0)
         .map(|(matchup, pairs)| PlannedPairs { matchup, pairs })
         .collect()
+}
+
+/// The weight `pairs` more pairs add to a matchup of `played` pairs whose
+/// per-pair Elo variance is `per_pair`, when every matchup also departs
+/// from the additive scale with variance `tau2`: the weight is
+/// `1/(per_pair/n + tau2)`, so a departure bounds what any number of pairs
+/// of one matchup can add.
+fn block_weight(per_pair: f64, played: u64, pairs: u64, tau2: f64) -> f64 {
+    if tau2 == 0.0 || played == 0 {
+        return pairs as f64 / per_pair;
+    }
+    let weight = |n: u64| 1.0 / (per_pair / n as f64 + tau2);
+    weight(played + pairs) - weight(played)
 }
 
 /// A plan drawn from believed values (the designer's table, in Elo): pawn

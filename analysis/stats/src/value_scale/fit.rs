@@ -98,14 +98,17 @@ pub struct MatchupEstimate {
     /// Its delta-method standard error at the observed score (pair
     /// variance floored).
     pub std_error: f64,
-    /// Its standard error as the fit weighs it: the same pair variance,
-    /// with the score-to-Elo slope at the fitted difference.
+    /// Its sampling standard error at the fitted difference: the same
+    /// pair variance, with the binomial part and the score-to-Elo slope
+    /// at `v_a - v_b` (the fit weighs the matchup by the inverse of its
+    /// square plus [`Consistency::departure_variance`]).
     pub fitted_std_error: f64,
     /// Whether the fit used it (both sides joined to `Nothing`).
     pub used: bool,
-    /// The fit's residual `elo - (v_a - v_b)` over `fitted_std_error`
-    /// (`None` when unused): beyond ±3 it disagrees with the rest of the
-    /// graph.
+    /// The matchup's Pearson residual under one additive scale: its
+    /// observed score less the score of `v_a - v_b`, over the score's
+    /// sampling standard error there (`None` when unused). Beyond ±3 it
+    /// disagrees with the rest of the graph.
     pub standardized_residual: Option<f64>,
 }
 
@@ -187,10 +190,12 @@ pub struct UnitEstimate {
     pub shown_positive: bool,
 }
 
-/// Whether the matchups agree with one additive scale.
+/// Whether the matchups agree with one additive scale, and how far they
+/// depart from it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Consistency {
-    /// `Σ w_m·(d_m - (v_a - v_b))²` over the used matchups.
+    /// Pearson's statistic of the fit on one additive scale: the sum of
+    /// the squared [`MatchupEstimate::standardized_residual`]s.
     pub chi_square: f64,
     /// Used matchups minus valued pieces.
     pub degrees_of_freedom: usize,
@@ -198,6 +203,20 @@ pub struct Consistency {
     /// some substitution is not worth the difference of the two values,
     /// e.g. a piece whose worth depends on the square or the army).
     pub p_value: f64,
+    /// The variance, Elo², of a matchup's departure from the difference
+    /// of its two values beyond chance (Paule–Mandel; 0 when the
+    /// statistic is at most its degrees of freedom). Every value's
+    /// covariance includes it: a departure is not averaged away by more
+    /// pairs of the same matchup, only by more matchups. The pawn's own
+    /// odds carry none: they define the unit.
+    pub departure_variance: f64,
+}
+
+impl Consistency {
+    /// The standard deviation of a matchup's departure, Elo.
+    pub fn departure(&self) -> f64 {
+        self.departure_variance.sqrt()
+    }
 }
 
 /// The difference of two values (or a value and the empty square).
@@ -251,17 +270,32 @@ pub struct ScaleFit {
     pub(super) estimates: Vec<f64>,
     /// The used matchups as the fit weighs them.
     pub(super) rows: Vec<Row>,
+    /// The departure variance in every row's weight (Elo²).
+    pub(super) departure_variance: f64,
+    /// Degrees of freedom of the departure variance's estimate.
+    pub(super) departure_df: f64,
 }
 
 /// One used matchup in the fit: its sides' positions among the valued
-/// pieces (`None` for the empty square), its weight (the inverse of its
-/// Elo variance) and the degrees of freedom of that variance.
+/// pieces (`None` for the empty square), its sampling variance (Elo², at
+/// the fitted difference) and that variance's degrees of freedom; the fit
+/// weighs it by `1 / (sampling + departure variance)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Row {
     pub(super) a: Option<usize>,
     pub(super) b: Option<usize>,
-    pub(super) weight: f64,
+    pub(super) sampling: f64,
     pub(super) df: f64,
+    /// Whether the departure variance enters its weight (not for the
+    /// pawn's own odds, which define the unit).
+    pub(super) departs: bool,
+}
+
+impl Row {
+    /// The departure variance in this row's variance.
+    fn departure(&self, tau2: f64) -> f64 {
+        if self.departs { tau2 } else { 0.0 }
+    }
 }
 
 /// A linear combination of the values, as reported.
@@ -389,19 +423,38 @@ impl ScaleFit {
     }
 
     /// Welch–Satterthwaite degrees of freedom of `cᵀv̂`: the estimate is
-    /// `Σ_m ℓ_m·d_m` with `ℓ_m = w_m·x_mᵀΣc`, each `d_m`'s variance
-    /// estimated from its pairs, so `(Σ ℓ_m²/w_m)² / Σ (ℓ_m²/w_m)²/df_m`.
+    /// `Σ_m ℓ_m·d_m` with `ℓ_m = w_m·x_mᵀΣc` and `w_m = 1/(σ²_m + τ²)`; its
+    /// variance `Σ ℓ_m²σ²_m + τ²·Σ ℓ_m²` sums each matchup's sampling
+    /// variance (estimated from its pairs, `df_m`) and the departure
+    /// variance (estimated from the residuals, `df_τ`), so
+    /// `(Σ ℓ_m²(σ²_m + τ²))² / (Σ (ℓ_m²σ²_m)²/df_m + (τ²·Σ ℓ_m²)²/df_τ)`.
     /// ∞ for a combination with no variance.
     pub(super) fn degrees_of_freedom(&self, c: &[f64]) -> f64 {
         let sc = self.times_covariance(c);
         let at = |p: Option<usize>| p.map_or(0.0, |p| sc[p]);
         let var: f64 = c.iter().zip(&sc).map(|(x, y)| x * y).sum();
-        let spread: f64 = self
-            .rows
-            .iter()
-            .map(|r| (r.weight * (at(r.a) - at(r.b)).powi(2)).powi(2) / r.df)
-            .sum();
-        let df = var * var / spread;
+        let tau2 = self.departure_variance;
+        let (mut sampling, mut leverage) = (0.0, 0.0);
+        for r in &self.rows {
+            let w = 1.0 / (r.sampling + r.departure(tau2));
+            let l2 = (w * (at(r.a) - at(r.b))).powi(2);
+            sampling += (l2 * r.sampling).powi(2) / r.df;
+            if r.departs {
+                leverage += l2;
+            }
+        }
+        let departures = if tau2 > 0.0 {
+            (tau2 * leverage).powi(2) / self.departure_df
+        } else {
+            0.0
+        };
+        let mut df = var * var / (sampling + departures);
+        if departures > 0.0 {
+            // The departure variance is estimated from the residuals alone:
+            // no figure resting on it is known better than they know it
+            // (Hartung–Knapp's t with the residual degrees of freedom).
+            df = df.min(self.departure_df);
+        }
         if df.is_finite() && df > 0.0 {
             df
         } else {
@@ -516,6 +569,15 @@ impl Raw {
         let dispersion = self.score_variance / (observed * (1.0 - observed));
         let slope = elo_per_score_at(at).unwrap_or(f64::INFINITY);
         dispersion * at * (1.0 - at) * slope * slope
+    }
+
+    /// The observed score less the score of the difference `elo`, in Elo
+    /// through the score-to-Elo slope at `elo`: Pearson's residual on the
+    /// scale of [`Self::elo_variance_at`]. Unlike `self.elo - elo` it does
+    /// not swell where the logistic curve flattens (a lopsided score).
+    fn linear_residual_at(&self, elo: f64) -> f64 {
+        let slope = elo_per_score_at(elo_to_score(elo)).unwrap_or(f64::INFINITY);
+        (elo_to_score(self.elo) - elo_to_score(elo)) * slope
     }
 }
 
@@ -639,6 +701,27 @@ pub fn fit_scale(
     matchups: &[ScaleMatchup],
     options: &ScaleOptions,
 ) -> Result<ScaleFit, ScaleError> {
+    fit_with(pieces, matchups, options, true)
+}
+
+/// [`fit_scale`] as one additive scale, every departure taken for chance:
+/// what the fit's intervals would be without the departure variance.
+#[cfg(test)]
+pub(super) fn fit_scale_additive(
+    pieces: usize,
+    matchups: &[ScaleMatchup],
+    options: &ScaleOptions,
+) -> Result<ScaleFit, ScaleError> {
+    fit_with(pieces, matchups, options, false)
+}
+
+/// [`fit_scale`], with the departure variance estimated or not.
+fn fit_with(
+    pieces: usize,
+    matchups: &[ScaleMatchup],
+    options: &ScaleOptions,
+    estimate_departures: bool,
+) -> Result<ScaleFit, ScaleError> {
     check_inputs(pieces, matchups, options)?;
     let raw = matchups
         .iter()
@@ -655,15 +738,26 @@ pub fn fit_scale(
         .filter(|&(m, _)| joined.used[m])
         .filter_map(|(m, (e, x))| Some((m, (*e)?, (slot(x.a), slot(x.b)))))
         .collect();
-    let (estimates, covariance, variances) = reweighted_least_squares(k, &fitted)?;
+    // The pawn's own odds define the unit: they carry no departure.
+    let pawn_slot = joined.index[options.pawn];
+    let departs: Vec<bool> = fitted
+        .iter()
+        .map(|(_, _, sides)| {
+            estimate_departures && (*sides != (pawn_slot, None) || pawn_slot.is_none())
+        })
+        .collect();
+    let departures = departures(k, &fitted, &departs)?;
+    let (diagnostics, consistency) = diagnostics(&raw, &fitted, &departures, k);
     let rows_out: Vec<Row> = fitted
         .iter()
-        .zip(&variances)
-        .map(|((_, e, (a, b)), var)| Row {
+        .zip(&departures.fit.sampling)
+        .zip(&departs)
+        .map(|(((_, e, (a, b)), var), &departs)| Row {
             a: *a,
             b: *b,
-            weight: 1.0 / var,
+            sampling: *var,
             df: (e.pairs.saturating_sub(1)).max(1) as f64,
+            departs,
         })
         .collect();
     let mut fit = ScaleFit {
@@ -674,15 +768,16 @@ pub fn fit_scale(
         pawn: options.pawn,
         level: options.level,
         index: joined.index,
-        covariance,
-        estimates,
+        covariance: departures.fit.covariance,
+        estimates: departures.fit.estimates,
         rows: rows_out,
+        departure_variance: departures.variance,
+        departure_df: fitted.len().saturating_sub(k).max(1) as f64,
     };
     fit.unit = unit_estimate(&fit, options.pawn, joined.played[options.pawn]);
     fit.values = (0..pieces)
         .map(|i| piece_value(&fit, i, joined.played[i]))
         .collect();
-    let (diagnostics, consistency) = diagnostics(&raw, &fitted, &variances, &fit.estimates, k);
     fit.matchups = diagnostics;
     fit.consistency = consistency;
     Ok(fit)
@@ -774,27 +869,134 @@ impl Joined {
     }
 }
 
-/// Weighted least squares over the joined matchups, reweighted until the
-/// weights are those of the fitted differences: the values, their
-/// covariance, and each matchup's final variance.
-#[allow(clippy::type_complexity)]
+/// One weighted least-squares fit at a given departure variance.
+#[derive(Clone)]
+struct Weighted {
+    /// Values of the valued pieces, Elo.
+    estimates: Vec<f64>,
+    /// Their covariance, row-major.
+    covariance: Vec<f64>,
+    /// Each used matchup's sampling variance at its fitted difference.
+    sampling: Vec<f64>,
+}
+
+impl Weighted {
+    /// Each used matchup's fitted difference `v_a - v_b`.
+    fn fitted(&self, fitted: &[(usize, Raw, Sides)]) -> Vec<f64> {
+        let at = |r: Option<usize>| r.map_or(0.0, |p| self.estimates[p]);
+        fitted
+            .iter()
+            .map(|(_, _, (a, b))| at(*a) - at(*b))
+            .collect()
+    }
+
+    /// Pearson's statistic with the departure variance `tau2` in every
+    /// matchup's variance: each matchup's score residual at its fitted
+    /// difference, in Elo through the slope there, squared over the
+    /// matchup's variance.
+    fn pearson(&self, fitted: &[(usize, Raw, Sides)], departs: &[bool], tau2: f64) -> f64 {
+        fitted
+            .iter()
+            .zip(self.fitted(fitted))
+            .zip(&self.sampling)
+            .zip(departs)
+            .map(|((((_, e, _), f), var), &d)| {
+                e.linear_residual_at(f).powi(2) / (var + if d { tau2 } else { 0.0 })
+            })
+            .sum()
+    }
+}
+
+/// The departure variance and the fit at it.
+struct Departures {
+    variance: f64,
+    fit: Weighted,
+    /// The fit on one additive scale (no departures), for the test of it.
+    additive: Weighted,
+}
+
+/// Paule–Mandel: the departure variance `τ²` at which Pearson's statistic
+/// of the fit weighted by `1/(σ²_m + τ²)` equals its degrees of freedom
+/// (0 when the additive fit's statistic is already at most that). The
+/// statistic falls as `τ²` grows, so the root is found by bisection.
+fn departures(
+    k: usize,
+    fitted: &[(usize, Raw, Sides)],
+    departs: &[bool],
+) -> Result<Departures, ScaleError> {
+    let additive = reweighted_least_squares(k, fitted, departs, 0.0)?;
+    let df = fitted.len().saturating_sub(k) as f64;
+    let statistic = |tau2: f64| -> Result<(f64, Weighted), ScaleError> {
+        let fit = reweighted_least_squares(k, fitted, departs, tau2)?;
+        Ok((fit.pearson(fitted, departs, tau2), fit))
+    };
+    let any_departs = departs.iter().any(|&d| d);
+    if k == 0 || df < 1.0 || !any_departs || additive.pearson(fitted, departs, 0.0) <= df {
+        return Ok(Departures {
+            variance: 0.0,
+            fit: additive.clone(),
+            additive,
+        });
+    }
+    // An upper bracket: the largest sampling variance, doubled until the
+    // statistic falls below its degrees of freedom.
+    let mut hi = additive.sampling.iter().copied().fold(1.0, f64::max);
+    for _ in 0..200 {
+        if statistic(hi)?.0 <= df {
+            break;
+        }
+        hi *= 2.0;
+    }
+    let mut lo = 0.0;
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if statistic(mid)?.0 > df {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo <= 1e-9 * hi {
+            break;
+        }
+    }
+    let (_, fit) = statistic(hi)?;
+    Ok(Departures {
+        variance: hi,
+        fit,
+        additive,
+    })
+}
+
+/// Weighted least squares over the joined matchups, each weighed by
+/// `1/(σ²_m + tau2)` (`1/σ²_m` where it does not depart) and reweighted
+/// until every `σ²_m` is the sampling variance at the fitted difference.
 fn reweighted_least_squares(
     k: usize,
     fitted: &[(usize, Raw, Sides)],
-) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), ScaleError> {
+    departs: &[bool],
+    tau2: f64,
+) -> Result<Weighted, ScaleError> {
     let rows: Vec<_> = fitted.iter().map(|f| f.2).collect();
     let d: Vec<f64> = fitted.iter().map(|f| f.1.elo).collect();
     let at = |v: &[f64], r: Option<usize>| r.map_or(0.0, |p| v[p]);
-    let mut variances: Vec<f64> = fitted
+    let mut sampling: Vec<f64> = fitted
         .iter()
         .map(|f| f.1.elo_variance_at(f.1.elo))
         .collect();
     if k == 0 {
-        return Ok((Vec::new(), Vec::new(), variances));
+        return Ok(Weighted {
+            estimates: Vec::new(),
+            covariance: Vec::new(),
+            sampling,
+        });
     }
     let mut round = 0;
     loop {
-        let w: Vec<f64> = variances.iter().map(|v| 1.0 / v).collect();
+        let w: Vec<f64> = sampling
+            .iter()
+            .zip(departs)
+            .map(|(v, &d)| 1.0 / (v + if d { tau2 } else { 0.0 }))
+            .collect();
         let (v, chol) = solve(k, &rows, &d, &w)?;
         let next: Vec<f64> = fitted
             .iter()
@@ -802,16 +1004,20 @@ fn reweighted_least_squares(
             .collect();
         let settled = next
             .iter()
-            .zip(&variances)
+            .zip(&sampling)
             .all(|(a, b)| (a - b).abs() <= 1e-10 * b);
         round += 1;
         if settled || !next.iter().all(|x| x.is_finite() && *x > 0.0) {
-            return Ok((v, chol.inverse(), variances));
+            return Ok(Weighted {
+                estimates: v,
+                covariance: chol.inverse(),
+                sampling,
+            });
         }
         if round == MAX_ROUNDS {
             return Err(ScaleError::NotConverged(MAX_ROUNDS));
         }
-        variances = next;
+        sampling = next;
     }
 }
 
@@ -866,15 +1072,14 @@ fn piece_value(fit: &ScaleFit, i: usize, played: bool) -> Result<PieceValue, NoV
 }
 
 /// Each matchup's own estimate and, where it entered the fit, its
-/// standardised residual; and the chi-square test of one additive scale.
+/// Pearson residual on one additive scale; and the test of that scale
+/// with the departure variance.
 fn diagnostics(
     raw: &[Option<Raw>],
     fitted: &[(usize, Raw, Sides)],
-    variances: &[f64],
-    estimates: &[f64],
+    departures: &Departures,
     k: usize,
 ) -> (Vec<Option<MatchupEstimate>>, Option<Consistency>) {
-    let at = |v: &[f64], r: Option<usize>| r.map_or(0.0, |p| v[p]);
     let mut out: Vec<Option<MatchupEstimate>> = raw
         .iter()
         .map(|e| {
@@ -889,14 +1094,23 @@ fn diagnostics(
             })
         })
         .collect();
+    let additive = &departures.additive;
     let mut chi_square = 0.0;
-    for ((m, e, (ia, ib)), var) in fitted.iter().zip(variances) {
-        let r = (e.elo - (at(estimates, *ia) - at(estimates, *ib))) / var.sqrt();
+    for (((m, e, _), f), var) in fitted
+        .iter()
+        .zip(additive.fitted(fitted))
+        .zip(&additive.sampling)
+    {
+        let r = e.linear_residual_at(f) / var.sqrt();
         chi_square += r * r;
         if let Some(x) = out[*m].as_mut() {
             x.used = true;
-            x.fitted_std_error = var.sqrt();
             x.standardized_residual = Some(r);
+        }
+    }
+    for ((m, ..), var) in fitted.iter().zip(&departures.fit.sampling) {
+        if let Some(x) = out[*m].as_mut() {
+            x.fitted_std_error = var.sqrt();
         }
     }
     let consistency = (fitted.len() > k).then(|| {
@@ -906,6 +1120,7 @@ fn diagnostics(
             chi_square,
             degrees_of_freedom: df,
             p_value,
+            departure_variance: departures.variance,
         }
     });
     (out, consistency)
@@ -992,10 +1207,11 @@ mod tests {
     /// weights, each variance taken at the fitted value (a fixed point:
     /// the observed dispersion over the binomial, times the binomial
     /// variance and the squared score-to-Elo slope at the fit), and the
-    /// residual check sees their disagreement.
+    /// residual check sees their disagreement: Pearson's statistic, within
+    /// its degrees of freedom here, so no departure is added.
     #[test]
     fn parallel_matchups_combine_by_inverse_variance() {
-        let (c1, c2) = ([30, 80, 150, 160, 80], [10, 40, 200, 160, 90]);
+        let (c1, c2) = ([30, 80, 150, 160, 80], [10, 60, 230, 120, 80]);
         let matchups = [
             ScaleMatchup::odds(0, Pentanomial::new(c1)),
             ScaleMatchup::odds(0, Pentanomial::new(c2)),
@@ -1014,14 +1230,71 @@ mod tests {
         assert!(v.elo > s1.elo.min(s2.elo) && v.elo < s1.elo.max(s2.elo));
         let c = fit.consistency.unwrap();
         assert_eq!(c.degrees_of_freedom, 1);
-        let expected = (s1.elo - s2.elo).powi(2) / (1.0 / w1 + 1.0 / w2);
+        // Each score's residual at the fitted difference, in Elo through
+        // the slope there, over the matchup's variance at the fit.
+        let pearson = |s: &ScoreSummary, w: f64| ((s.score - q) * slope).powi(2) * w;
+        let expected = pearson(&s1, w1) + pearson(&s2, w2);
         assert!((c.chi_square - expected).abs() < 1e-6 * expected.max(1.0));
+        assert!(c.chi_square < 1.0 && c.departure_variance == 0.0);
         assert!(c.p_value > 0.0 && c.p_value < 1.0);
         for (m, s) in fit.matchups.iter().zip([s1, s2]) {
             let m = m.unwrap();
             assert!((m.std_error - s.elo_std_error).abs() < 1e-9);
             assert!((m.fitted_std_error - variance(&s).sqrt()).abs() < 1e-6);
         }
+    }
+
+    /// Two measurements of one difference that disagree beyond chance: the
+    /// departure variance `τ²` is the Paule–Mandel root (Pearson's
+    /// statistic with `σ²_m + τ²` in each variance equals its degrees of
+    /// freedom), the value combines the two by `1/(σ²_m + τ²)`, and its
+    /// interval is wider than the additive fit's, with Student's t on the
+    /// residual degrees of freedom.
+    #[test]
+    fn disagreeing_matchups_add_their_departure_to_the_variance() {
+        let (c1, c2) = ([30, 80, 150, 160, 80], [5, 20, 150, 175, 150]);
+        let unit = ScaleMatchup::odds(1, Pentanomial::new([20, 70, 160, 170, 80]));
+        let matchups = [
+            ScaleMatchup::odds(0, Pentanomial::new(c1)),
+            ScaleMatchup::odds(0, Pentanomial::new(c2)),
+            unit,
+        ];
+        // Piece 1 is the pawn: its odds define the unit and carry no
+        // departure; it is a leaf, so it adds nothing to the statistic.
+        let fit = fit_scale(2, &matchups, &ScaleOptions::new(1)).unwrap();
+        let c = fit.consistency.unwrap();
+        assert!(c.chi_square > 10.0 && c.p_value < 0.01, "{c:?}");
+        let tau2 = c.departure_variance;
+        assert!(tau2 > 0.0 && (c.departure() - tau2.sqrt()).abs() < 1e-12);
+        let v = fit.values[0].unwrap();
+        let q = elo_to_score(v.elo);
+        let slope = elo_per_score_at(q).unwrap();
+        let mut weights = 0.0;
+        let mut weighted = 0.0;
+        let mut statistic = 0.0;
+        let unit_alone = summary([20, 70, 160, 170, 80]);
+        let u = fit.unit.unwrap();
+        assert!((u.std_error - unit_alone.elo_std_error).abs() < 1e-9);
+        for (m, s) in fit.matchups.iter().zip([summary(c1), summary(c2)]) {
+            let sampling = m.unwrap().fitted_std_error.powi(2);
+            let w = 1.0 / (sampling + tau2);
+            weights += w;
+            weighted += w * s.elo;
+            statistic += ((s.score - q) * slope).powi(2) * w;
+        }
+        assert!((v.elo - weighted / weights).abs() < 1e-6);
+        assert!((v.std_error - weights.powf(-0.5)).abs() < 1e-6);
+        assert!(
+            (statistic - 1.0).abs() < 1e-6,
+            "Paule–Mandel root: {statistic}"
+        );
+        assert!((v.degrees_of_freedom - 1.0).abs() < 1e-12);
+        let t = StudentsT::new(0.0, 1.0, 1.0).unwrap().inverse_cdf(0.975);
+        assert!((v.elo_interval.width() / 2.0 - t * v.std_error).abs() < 1e-9);
+        // Either matchup alone is tighter than the pair once the pair's
+        // disagreement is counted.
+        let alone = fit_scale(2, &[matchups[0], unit], &ScaleOptions::new(1)).unwrap();
+        assert!(v.elo_interval.width() > alone.values[0].unwrap().elo_interval.width());
     }
 
     /// At either end of Fieller's interval the test of the ratio sits at

@@ -37,9 +37,23 @@
 //! approximation: the estimate is the Gauss–Markov combination of every
 //! route through the graph, and its covariance `(XᵀWX)⁻¹` holds the
 //! correlations the shared routes create (a piece measured through the
-//! pawn carries the pawn's error). A chi-square statistic of the residuals
+//! pawn carries the pawn's error). Pearson's statistic of the residuals
 //! says whether the matchups agree with one additive scale
 //! ([`Consistency`]).
+//!
+//! **Departures.** A piece may be worth more against one neighbour than
+//! the difference of the two values says (its worth depends on the army
+//! and the square). Each matchup then measures `v_a - v_b + δ_m`, with
+//! `δ_m` of variance `τ²` beyond its sampling error. The fit estimates `τ²`
+//! by Paule–Mandel (the `τ²` at which Pearson's statistic, every variance
+//! increased by `τ²`, equals its degrees of freedom; 0 when the additive
+//! fit's statistic is already within them) and weighs each matchup by
+//! `1/(σ²_m + τ²)`, so every interval carries the departures and more
+//! pairs of one matchup cannot narrow it past them. A figure whose
+//! variance includes `τ²` takes Student's t on the residual degrees of
+//! freedom at most (Hartung–Knapp), since `τ²` is known only as well as
+//! the residuals tell it. The pawn's own odds define the unit and carry no
+//! departure.
 //!
 //! The variance of a matchup's Elo is taken at the *fitted* difference, by
 //! iterative reweighting (a quasi-likelihood fit): the observed variance's

@@ -269,23 +269,35 @@ fn adjacent_table(scale: &ValueScale) -> Table {
 }
 
 fn consistency(scale: &ValueScale) -> String {
-    match &scale.consistency {
-        Some(c) => format!(
-            "Do the matchups agree with one additive scale? The residuals' chi-square is {} on {} degrees of \
-             freedom (p = {}): {}",
-            fixed(c.chi_square, 1),
-            c.degrees_of_freedom,
-            fixed(c.p_value, 3),
-            if c.p_value < 0.01 {
-                "some substitution is not worth the difference of its two values (a piece whose worth \
-                 depends on its neighbours or the square); read single values with care."
-            } else {
-                "no sign that they do not."
-            }
-        ),
-        None => "With no more matchups than values, the fit cannot check whether the matchups agree with \
-                 one scale."
-            .to_owned(),
+    let Some(c) = &scale.consistency else {
+        return "With no more matchups than values, the fit cannot check whether the matchups agree with \
+                one scale."
+            .to_owned();
+    };
+    let test = format!(
+        "Do the matchups agree with one additive scale? Pearson's chi-square of the fit is {} on {} \
+         degrees of freedom (p = {}): {}",
+        fixed(c.chi_square, 1),
+        c.degrees_of_freedom,
+        fixed(c.p_value, 3),
+        if c.p_value < 0.05 {
+            "some substitution is not worth the difference of its two values (a piece whose worth \
+             depends on its neighbours or the square)."
+        } else {
+            "no departure from one scale is shown."
+        }
+    );
+    if c.departure > 0.0 {
+        format!(
+            "{test} The fit puts a matchup's departure from the difference of its two values at \
+             ±{} Elo (one standard deviation, Paule–Mandel), and every interval in this report carries \
+             it (the pawn odds, which define the unit, excepted): more pairs of the same matchups \
+             narrow an interval only down to what the departures allow, more matchups of other \
+             neighbours further.",
+            fixed(c.departure, 0)
+        )
+    } else {
+        format!("{test} The intervals are those of one additive scale.")
     }
 }
 
