@@ -193,6 +193,36 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         .find(|section| section.starts_with("What to change"))
         .expect("a What to change section");
     assert!(changes.contains("table"), "{changes}");
+    // No empty ratings section beside the scale; the games shown are those
+    // of the matchups the scale section names as departing most.
+    assert!(
+        !markdown.contains("## Ratings and head-to-head"),
+        "{markdown}"
+    );
+    let games = markdown
+        .split("\n## ")
+        .find(|section| section.starts_with("Games to look at"))
+        .expect("a Games to look at section");
+    let named = games
+        .split("depart most from one additive scale (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the departing matchups named");
+    let departing: Vec<&str> = named
+        .split(", ")
+        .map(|x| x.rsplit_once(' ').unwrap().0)
+        .collect();
+    assert!(!departing.is_empty() && departing.len() <= 3, "{named}");
+    let shown: Vec<&str> = games
+        .lines()
+        .filter_map(|l| l.strip_prefix("- Game "))
+        .map(|l| l.split(": ").nth(1).unwrap().split(',').next().unwrap())
+        .collect();
+    assert!(!shown.is_empty(), "{games}");
+    assert!(
+        shown.iter().all(|m| departing.contains(m)),
+        "{shown:?} vs {departing:?}"
+    );
     // Kaufman's and AlphaZero's orthodox values beside the scale's, each
     // row's agreement the one its numbers give.
     let published: Vec<Vec<&str>> = markdown

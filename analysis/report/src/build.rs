@@ -147,7 +147,12 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     let balance = balance::game_balance(&games, dirs, &exp, level)?;
     let pocket_use = balance::pocket_use(&games, &exp.variant);
     let colour_values = colours::colour_values(dirs, &exp)?;
-    let shown_games = games::shown_games(dirs, &exp.variant)?;
+    // A value scale shows the games of the matchups that depart most from it.
+    let departing: Option<Vec<usize>> = value_scale
+        .as_ref()
+        .and_then(|v| v.consistency.as_ref())
+        .map(|c| c.departing.iter().map(|d| d.matchup).collect());
+    let shown_games = games::shown_games(dirs, &exp.variant, departing.as_deref())?;
     let notes = wording::notes(
         &calibration,
         &matchups,

@@ -77,9 +77,14 @@ pub fn choose(games: &[GameLength]) -> Vec<(u64, Choice)> {
     out
 }
 
-/// The chosen games of the logs in `dirs`, replayed. A game that does not
-/// replay is left out and named in [`ShownGames::problems`].
-pub(super) fn shown_games(dirs: &[PathBuf], variant: &Variant) -> Result<ShownGames, ReportError> {
+/// The chosen games of the logs in `dirs`, replayed; of the matchups
+/// (experiment indices) in `only` when given. A game that does not replay
+/// is left out and named in [`ShownGames::problems`].
+pub(super) fn shown_games(
+    dirs: &[PathBuf],
+    variant: &Variant,
+    only: Option<&[usize]>,
+) -> Result<ShownGames, ReportError> {
     let files = log::list_chunks(dirs)?;
     if files.moves.is_empty() {
         return Ok(ShownGames {
@@ -97,6 +102,7 @@ pub(super) fn shown_games(dirs: &[PathBuf], variant: &Variant) -> Result<ShownGa
         lengths.extend(
             read_game_chunks(std::slice::from_ref(chunk))?
                 .iter()
+                .filter(|g| only.is_none_or(|only| only.contains(&(g.matchup_index as usize))))
                 .map(|g| GameLength {
                     game_id: g.game_id,
                     matchup: g.matchup_index,

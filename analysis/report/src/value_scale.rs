@@ -4,6 +4,7 @@
 //! best table as a variant file a class study can confirm.
 
 use pocketlab_core::builtin;
+use pocketlab_selfplay::experiment::ScalePlan;
 use pocketlab_selfplay::{Experiment, PairScores};
 use pocketlab_stats::value_scale::{
     ClassTable, NoValue, PartitionOptions, Pawns, PieceRef, ScaleFit, ScaleOptions, ScaleUnits,
@@ -13,8 +14,8 @@ use pocketlab_stats::value_scale::{
 
 use super::matchups::agreement;
 use super::model::{
-    ScaleAdjacent, ScaleConsistency, ScaleDesign, ScalePiece, ScalePublished, ScaleTable,
-    ScaleTarget, ScaleUnit, ValueScale,
+    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScalePiece, ScalePublished,
+    ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
 };
 use super::published_values::PUBLISHED_PIECE_VALUES;
 use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
@@ -110,6 +111,7 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
         degrees_of_freedom: c.degrees_of_freedom,
         p_value: c.p_value,
         departure: c.departure(),
+        departing: departing(exp, plan, &fit),
     });
     let tables = class_tables(exp, &fit);
     let study = ScaleStudy::of(exp);
@@ -492,4 +494,33 @@ fn proposed_variant(exp: &Experiment, best: &ScaleTable) -> (Option<String>, Opt
         classes = quoted.join(", "),
     );
     (Some(text), None)
+}
+
+/// How many departing matchups a report names and shows games of.
+const DEPARTING_SHOWN: usize = 3;
+
+/// The matchups with the largest Pearson residuals in size, the largest
+/// first (ties to the lower index).
+fn departing(exp: &Experiment, plan: &ScalePlan, fit: &ScaleFit) -> Vec<ScaleDeparture> {
+    let mut all: Vec<ScaleDeparture> = plan
+        .matchups
+        .iter()
+        .zip(&fit.matchups)
+        .filter_map(|(&(m, ..), e)| {
+            let residual = e.as_ref()?.standardized_residual?;
+            Some(ScaleDeparture {
+                matchup: m,
+                name: exp.matchups[m].name.clone(),
+                residual,
+            })
+        })
+        .collect();
+    all.sort_by(|x, y| {
+        y.residual
+            .abs()
+            .total_cmp(&x.residual.abs())
+            .then(x.matchup.cmp(&y.matchup))
+    });
+    all.truncate(DEPARTING_SHOWN);
+    all
 }

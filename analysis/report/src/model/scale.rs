@@ -132,6 +132,21 @@ pub struct ScaleConsistency {
     /// its two values beyond chance, Elo (0: none shown); every interval
     /// carries it.
     pub departure: f64,
+    /// The matchups that depart most from the scale (largest Pearson
+    /// residuals in size, at most three), the largest first.
+    pub departing: Vec<ScaleDeparture>,
+}
+
+/// A matchup and how far it departs from the scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleDeparture {
+    /// The experiment's index of the matchup.
+    pub matchup: usize,
+    /// Its name.
+    pub name: String,
+    /// Its Pearson residual on one additive scale (positive: army A did
+    /// better than the two values say).
+    pub residual: f64,
 }
 
 /// A class table on the scale.

@@ -3,6 +3,7 @@
 
 use super::super::super::model::Report;
 use super::super::doc::{Block, Doc};
+use super::super::format::signed;
 use super::GAMES;
 use super::reproduction::shell_quote;
 
@@ -12,11 +13,29 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         return;
     }
     doc.heading(2, GAMES);
-    doc.paragraph(
-        "Real games of each matchup, to see how the pieces were played: the shortest decisive win for each \
-         army and a game of median length, chosen from the log by length (ties go to the lower game id). \
-         Every move shown was replayed by the lab's rules and checked against the positions the log kept.",
-    );
+    let departing = report
+        .value_scale
+        .as_ref()
+        .and_then(|v| v.consistency.as_ref())
+        .map(|c| &c.departing)
+        .filter(|d| !d.is_empty());
+    let which = match departing {
+        Some(d) => format!(
+            "Real games of the {} matchups that depart most from one additive scale ({}), to see what \
+             the values miss",
+            d.len(),
+            d.iter()
+                .map(|x| format!("{} {}", x.name, signed(x.residual, 1)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => "Real games of each matchup, to see how the pieces were played".to_owned(),
+    };
+    doc.paragraph(format!(
+        "{which}: the shortest decisive win for each army and a game of median length, chosen from the \
+         log by length (ties go to the lower game id). Every move shown was replayed by the lab's rules \
+         and checked against the positions the log kept."
+    ));
     let items: Vec<String> = shown
         .games
         .iter()

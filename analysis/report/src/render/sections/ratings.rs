@@ -13,6 +13,10 @@ use super::super::format::{count, estimate, fixed, signed};
 use super::RATINGS;
 
 pub(super) fn write(doc: &mut Doc, report: &Report) {
+    if report.groups.is_empty() && report.value_scale.is_some() {
+        // The value scale above rates every piece; nothing to add.
+        return;
+    }
     doc.heading(2, RATINGS);
     if report.groups.is_empty() {
         doc.paragraph(if report.engines.is_empty() {

@@ -287,6 +287,19 @@ fn consistency(scale: &ValueScale) -> String {
             "no departure from one scale is shown."
         }
     );
+    let test = if c.departing.is_empty() {
+        test
+    } else {
+        format!(
+            "{test} Largest Pearson residuals (standard errors): {}; their games are under Games to \
+             look at.",
+            c.departing
+                .iter()
+                .map(|d| format!("{} {}", d.name, signed(d.residual, 1)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     if c.departure > 0.0 {
         format!(
             "{test} The fit puts a matchup's departure from the difference of its two values at \
