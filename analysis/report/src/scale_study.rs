@@ -24,6 +24,9 @@ use pocketlab_stats::value_scale::{
 pub enum ScaleEnd {
     /// Every piece valued and every precision target met.
     TargetsMet,
+    /// Every target met or, out of reach of the departures, within a tenth
+    /// of the floor they leave.
+    Floors,
     /// The budget cannot pay for another block of pairs.
     Budget,
     /// The matchups that could narrow the targets left are at their caps
@@ -32,6 +35,22 @@ pub enum ScaleEnd {
     /// No matchup of the plan moves the targets left (a piece the plan
     /// never joins to the empty square, or a unit not yet measurable).
     Stalled,
+}
+
+impl ScaleEnd {
+    /// Why the study is over, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScaleEnd::TargetsMet => "every piece valued, every target met",
+            ScaleEnd::Floors => {
+                "every target met or, out of reach of the matchups' departures from one scale, \
+                 within a tenth of the floor they leave"
+            }
+            ScaleEnd::Budget => "the budget is spent",
+            ScaleEnd::Caps => "the matchups that could narrow the targets left are at their cap",
+            ScaleEnd::Stalled => "no matchup of the plan can narrow the targets left",
+        }
+    }
 }
 
 /// The design's replay over a log.
@@ -143,6 +162,8 @@ impl ScaleStudy {
                 .all(|(i, &(m, ..))| scheduled[m] >= self.plan.cap(i, &options));
             let end = if allocation.met {
                 Some(ScaleEnd::TargetsMet)
+            } else if allocation.settled {
+                Some(ScaleEnd::Floors)
             } else if affordable == 0 {
                 Some(ScaleEnd::Budget)
             } else if allocation.next.is_empty() && at_caps {

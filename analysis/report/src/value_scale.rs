@@ -131,6 +131,8 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
             goal: c.goal,
             met: c.met,
             relative: c.target == Target::Unit,
+            floor: c.floor.unwrap_or(f64::NAN),
+            out_of_reach: c.out_of_reach,
         })
         .collect();
     let design = study.map(|s| design_state(&s, scores));
@@ -388,13 +390,7 @@ fn design_state(study: &ScaleStudy, scores: &PairScores) -> ScaleDesign {
                     "The study is over after {} stages ({} games): {}.",
                     history.stages_done,
                     history.games,
-                    match end {
-                        Some(ScaleEnd::TargetsMet) => "every piece valued, every target met",
-                        Some(ScaleEnd::Budget) => "the budget is spent",
-                        Some(ScaleEnd::Caps) =>
-                            "the matchups that could narrow the targets left are at their cap",
-                        _ => "no matchup of the plan can narrow the targets left",
-                    }
+                    end.unwrap_or(ScaleEnd::Stalled).describe()
                 ),
             };
             ScaleDesign {

@@ -122,12 +122,7 @@ fn value_scale_stages(
                 log.display(),
                 history.stages_done,
                 history.games,
-                match end {
-                    Some(ScaleEnd::TargetsMet) => "every piece valued, every target met",
-                    Some(ScaleEnd::Budget) => "the budget is spent",
-                    Some(ScaleEnd::Caps) => "the matchups that could help are at max_pairs",
-                    _ => "no matchup of the plan can narrow the targets left",
-                }
+                end.unwrap_or(ScaleEnd::Stalled).describe()
             ),
         }
     }

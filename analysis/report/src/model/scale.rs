@@ -180,6 +180,12 @@ pub struct ScaleTarget {
     pub met: bool,
     /// Whether the figures are shares (the unit) rather than pawns.
     pub relative: bool,
+    /// The half-width the departures leave however many pairs are played
+    /// (NaN: no floor, for the unit or without departures).
+    pub floor: f64,
+    /// Not met, and with 95% confidence the departures keep it from ever
+    /// being met by more pairs of the same matchups.
+    pub out_of_reach: bool,
 }
 
 /// Where the value-scale design stands.

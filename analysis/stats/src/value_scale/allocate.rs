@@ -40,6 +40,12 @@
 //! blocks (its last is cut to the cap), so the batch goes to the next best
 //! matchup. The rule is deterministic: ties go to the lower index.
 //!
+//! A target whose goal the departures put out of reach (with 95%
+//! confidence, [`TargetCheck::out_of_reach`]) is pursued only until it is
+//! within [`SETTLED_ABOVE_FLOOR`] of its floor, where more pairs of the
+//! same matchups could narrow it by at most a tenth; the study ends when
+//! every target is met or so settled ([`Allocation::settled`]).
+//!
 //! The intervals are fixed-sample intervals; a design that stops when they
 //! are narrow enough reports them as such.
 
@@ -137,7 +143,24 @@ pub struct TargetCheck {
     pub goal: f64,
     /// `half_width ≤ goal`.
     pub met: bool,
+    /// The half-width no number of pairs of the plan's matchups can narrow
+    /// a neighbour difference past, given the departures
+    /// ([`ScaleFit::departure_floor`]; `None` for the unit, or without
+    /// departures).
+    pub floor: Option<f64>,
+    /// The goal is out of reach of more pairs of the plan's matchups with
+    /// 95% confidence: even at the lower end of the departure variance's
+    /// interval the floor is above the goal.
+    pub out_of_reach: bool,
+    /// Out of reach, and within [`SETTLED_ABOVE_FLOOR`] of its floor: more
+    /// pairs would narrow it by little, so the design stops pursuing it.
+    pub settled: bool,
 }
+
+/// How close to its floor an out-of-reach target must come before the
+/// design stops pursuing it: a tenth above the floor, where more pairs of
+/// the same matchups could narrow it by at most a tenth.
+pub const SETTLED_ABOVE_FLOOR: f64 = 1.1;
 
 /// Pairs to add to one matchup of the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -163,6 +186,10 @@ pub struct Allocation {
     pub unvalued: Vec<(usize, NoValue)>,
     /// Every piece valued and every goal met.
     pub met: bool,
+    /// Every piece valued and every goal met or settled at its floor (out
+    /// of reach, and within [`SETTLED_ABOVE_FLOOR`] of the floor), some
+    /// settled: the departures end the study.
+    pub settled: bool,
     /// The fit of the counts given.
     pub fit: ScaleFit,
 }
@@ -184,11 +211,27 @@ pub enum AllocationError {
 /// Where each goal stands in `fit`: the unit, then every neighbour
 /// difference from the bottom of the ladder up.
 pub fn check_targets(fit: &ScaleFit, targets: &Targets) -> Vec<TargetCheck> {
-    let check = |target, half_width: f64, goal: f64| TargetCheck {
-        target,
-        half_width,
-        goal,
-        met: half_width <= goal,
+    let check = |target, half_width: f64, goal: f64| {
+        let (floor, out_of_reach) = match target {
+            Target::Unit => (None, false),
+            Target::Adjacent { lower, upper } => {
+                let (a, b) = (PieceRef::Piece(upper), PieceRef::Piece(lower));
+                let lower_floor = fit.departure_floor_lower(a, b);
+                (
+                    fit.departure_floor(a, b),
+                    half_width > goal && lower_floor.is_some_and(|f| f > goal),
+                )
+            }
+        };
+        TargetCheck {
+            target,
+            half_width,
+            goal,
+            met: half_width <= goal,
+            floor,
+            out_of_reach,
+            settled: out_of_reach && floor.is_some_and(|f| half_width <= SETTLED_ABOVE_FLOOR * f),
+        }
     };
     let unit = fit.unit.map_or(f64::INFINITY, |u| u.relative_precision);
     let mut out = vec![check(Target::Unit, unit, targets.unit_relative_half_width)];
@@ -239,6 +282,7 @@ pub fn next_matchups(
         .filter_map(|(i, v)| v.err().map(|e| (i, e)))
         .collect();
     let met = unvalued.is_empty() && checks.iter().all(|c| c.met);
+    let settled = !met && unvalued.is_empty() && checks.iter().all(|c| c.met || c.settled);
     let warmup: Vec<PlannedPairs> = plan
         .iter()
         .enumerate()
@@ -251,7 +295,7 @@ pub fn next_matchups(
             })
         })
         .collect();
-    let (next, warming_up) = if met {
+    let (next, warming_up) = if met || settled {
         (Vec::new(), false)
     } else if !warmup.is_empty() {
         (warmup, true)
@@ -264,6 +308,7 @@ pub fn next_matchups(
         checks,
         unvalued,
         met,
+        settled,
         fit,
     })
 }
@@ -332,7 +377,7 @@ fn batch(
             goal: None,
         });
     } else {
-        for c in checks.iter().filter(|c| !c.met) {
+        for c in checks.iter().filter(|c| !c.met && !c.settled) {
             let gradient = match c.target {
                 Target::Unit => e(u).iter().map(|g| g / unit.elo).collect(),
                 Target::Adjacent { lower, upper } => {
@@ -353,10 +398,15 @@ fn batch(
             if !(delta > 0.0 && c.half_width.is_finite()) {
                 continue;
             }
+            // Out of reach: pursued only down to a tenth above its floor.
+            let goal = match c.floor {
+                Some(floor) if c.out_of_reach => SETTLED_ABOVE_FLOOR * floor,
+                _ => c.goal,
+            };
             tracked.push(Tracked {
                 gradient,
                 scale: c.half_width / delta,
-                goal: Some(c.goal),
+                goal: Some(goal),
             });
         }
     }
@@ -622,6 +672,71 @@ mod tests {
             );
             assert!(scale < pairwise, "scale {scale}, pairwise {pairwise}");
         }
+    }
+
+    /// Where the matchups depart from one scale by far more than the goals
+    /// allow (±60 Elo, fixed per matchup, against ±0.2 pawns of a 100-Elo
+    /// pawn), the rule does not spend pairs without end: the study ends
+    /// settled, every neighbour difference out of reach and within a tenth
+    /// of its floor, the unit's goal met, and far short of what the goals
+    /// would take were they reachable.
+    #[test]
+    fn goals_out_of_reach_of_the_departures_settle_at_their_floors() {
+        let model = ScaleModel::pmc_like(100.0);
+        let n = model.values.len();
+        let mut plan = ladder_plan(&model.values, 0, 300.0);
+        let mut rng = ChaCha8Rng::seed_from_u64(77);
+        let pairs: Vec<PairModel> = plan
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let unit = m.a == PieceRef::Piece(0) && m.b == PieceRef::Nothing;
+                // Alternating departures of ±60 Elo: a sample variance of 3,600.
+                let departure = if unit {
+                    0.0
+                } else if i % 2 == 0 {
+                    60.0
+                } else {
+                    -60.0
+                };
+                model.pair_model(model.truth(m.a, m.b).unwrap() + departure)
+            })
+            .collect();
+        let (fit_options, targets, options) = (
+            ScaleOptions::new(0),
+            Targets::default(),
+            AllocationOptions::default(),
+        );
+        let mut played = 0;
+        let last = loop {
+            let a = next_matchups(n, &plan, &fit_options, &targets, &options).unwrap();
+            if a.next.is_empty() {
+                break a;
+            }
+            for p in &a.next {
+                let m = &mut plan[p.matchup];
+                m.counts = add(m.counts, play_model(&pairs[p.matchup], p.pairs, &mut rng));
+                played += p.pairs;
+            }
+            assert!(played < 200_000, "no end in sight");
+        };
+        eprintln!("settled after {played} pairs");
+        assert!(last.settled && !last.met, "{:?}", last.checks);
+        let tau = last.fit.consistency.unwrap().departure();
+        assert!(tau > 30.0, "departures of {tau} Elo");
+        for c in &last.checks {
+            match c.target {
+                Target::Unit => assert!(c.met, "{c:?}"),
+                Target::Adjacent { .. } => {
+                    let floor = c.floor.unwrap();
+                    assert!(
+                        c.met || (c.out_of_reach && c.half_width <= 1.1 * floor),
+                        "{c:?}"
+                    );
+                }
+            }
+        }
+        assert!(played < 40_000, "{played} pairs");
     }
 
     #[test]

@@ -210,6 +210,10 @@ pub struct Consistency {
     /// pairs of the same matchup, only by more matchups. The pawn's own
     /// odds carry none: they define the unit.
     pub departure_variance: f64,
+    /// The lower end of a 95% interval for `departure_variance` (the
+    /// Q-profile: the variance at which Pearson's statistic equals its
+    /// upper 2.5% point; 0 when the additive fit's is below it).
+    pub departure_variance_lower: f64,
 }
 
 impl Consistency {
@@ -333,6 +337,66 @@ impl ScaleFit {
             return Ok(0.0);
         };
         Ok(self.covariance[i * self.valued() + j])
+    }
+
+    /// The half-width in pawns, at the fit's level, below which no number
+    /// of pairs of the played matchups can narrow `v(a) - v(b)`: every
+    /// matchup's sampling error gone, its departure left (the unit then
+    /// exact; the delta method, Student's t on the residual degrees of
+    /// freedom). `None` without departures (more pairs narrow every
+    /// interval towards 0), without a unit, or for a piece without a value.
+    pub fn departure_floor(&self, a: PieceRef, b: PieceRef) -> Option<f64> {
+        self.floor_at(a, b, self.departure_variance)
+    }
+
+    /// [`Self::departure_floor`] at the lower end of the departure
+    /// variance's 95% interval: a floor the departures leave with 95%
+    /// confidence. `None` when that end is 0.
+    pub fn departure_floor_lower(&self, a: PieceRef, b: PieceRef) -> Option<f64> {
+        let lower = self.consistency.map_or(0.0, |c| c.departure_variance_lower);
+        self.floor_at(a, b, lower)
+    }
+
+    /// The floor of `v(a) - v(b)` in pawns were the departure variance
+    /// `tau2`.
+    fn floor_at(&self, a: PieceRef, b: PieceRef, tau2: f64) -> Option<f64> {
+        let (Some(u), Ok(unit)) = (self.index[self.pawn], self.unit) else {
+            return None;
+        };
+        if !(tau2 > 0.0 && unit.elo > 0.0) {
+            return None;
+        }
+        let k = self.valued();
+        let mut info = vec![0.0; k * k];
+        for r in &self.rows {
+            // A row without a departure is exact once its pairs are many.
+            let w = if r.departs {
+                1.0 / tau2
+            } else {
+                1e9 / r.sampling
+            };
+            for (p, sp) in [(r.a, 1.0), (r.b, -1.0)] {
+                let Some(p) = p else { continue };
+                for (q, sq) in [(r.a, 1.0), (r.b, -1.0)] {
+                    if let Some(q) = q {
+                        info[p * k + q] += w * sp * sq;
+                    }
+                }
+            }
+        }
+        let floor = Cholesky::new(&info, k).ok()?.inverse();
+        let mut g = vec![0.0; k];
+        for (r, sign) in [(a, 1.0), (b, -1.0)] {
+            if let Some(p) = self.slot(r).ok()? {
+                g[p] += sign / unit.elo;
+            }
+        }
+        let theta = (self.elo(a).ok()? - self.elo(b).ok()?) / unit.elo;
+        g[u] -= theta / unit.elo;
+        let var: f64 = (0..k)
+            .map(|i| g[i] * (0..k).map(|j| floor[i * k + j] * g[j]).sum::<f64>())
+            .sum();
+        Some(t_boundary(self.level, self.departure_df) * var.max(0.0).sqrt())
     }
 
     /// `v(a) - v(b)` with its intervals in Elo and in pawns.
@@ -910,6 +974,8 @@ impl Weighted {
 /// The departure variance and the fit at it.
 struct Departures {
     variance: f64,
+    /// The lower end of its 95% interval (the Q-profile).
+    lower: f64,
     fit: Weighted,
     /// The fit on one additive scale (no departures), for the test of it.
     additive: Weighted,
@@ -926,23 +992,61 @@ fn departures(
 ) -> Result<Departures, ScaleError> {
     let additive = reweighted_least_squares(k, fitted, departs, 0.0)?;
     let df = fitted.len().saturating_sub(k) as f64;
-    let statistic = |tau2: f64| -> Result<(f64, Weighted), ScaleError> {
-        let fit = reweighted_least_squares(k, fitted, departs, tau2)?;
-        Ok((fit.pearson(fitted, departs, tau2), fit))
-    };
     let any_departs = departs.iter().any(|&d| d);
-    if k == 0 || df < 1.0 || !any_departs || additive.pearson(fitted, departs, 0.0) <= df {
+    if k == 0 || df < 1.0 || !any_departs {
         return Ok(Departures {
             variance: 0.0,
+            lower: 0.0,
             fit: additive.clone(),
             additive,
         });
     }
+    let at_zero = additive.pearson(fitted, departs, 0.0);
+    let variance = root_of_statistic(k, fitted, departs, &additive, at_zero, df)?;
+    // The Q-profile: the statistic's upper 2.5% point gives the lower end
+    // of a 95% interval for the departure variance.
+    let upper = ChiSquared::new(df)
+        .map(|c| c.inverse_cdf(0.975))
+        .unwrap_or(f64::INFINITY);
+    let lower = root_of_statistic(k, fitted, departs, &additive, at_zero, upper)?;
+    let fit = if variance > 0.0 {
+        reweighted_least_squares(k, fitted, departs, variance)?
+    } else {
+        additive.clone()
+    };
+    Ok(Departures {
+        variance,
+        lower,
+        fit,
+        additive,
+    })
+}
+
+/// The departure variance at which Pearson's statistic (every departing
+/// matchup's variance increased by it) equals `target`; 0 when the
+/// additive fit's statistic, `at_zero`, is already at most `target`. The
+/// statistic falls as the variance grows, so the root is found by
+/// bisection.
+fn root_of_statistic(
+    k: usize,
+    fitted: &[(usize, Raw, Sides)],
+    departs: &[bool],
+    additive: &Weighted,
+    at_zero: f64,
+    target: f64,
+) -> Result<f64, ScaleError> {
+    if at_zero.is_nan() || at_zero <= target {
+        return Ok(0.0);
+    }
+    let statistic = |tau2: f64| -> Result<f64, ScaleError> {
+        let fit = reweighted_least_squares(k, fitted, departs, tau2)?;
+        Ok(fit.pearson(fitted, departs, tau2))
+    };
     // An upper bracket: the largest sampling variance, doubled until the
-    // statistic falls below its degrees of freedom.
+    // statistic falls to the target.
     let mut hi = additive.sampling.iter().copied().fold(1.0, f64::max);
     for _ in 0..200 {
-        if statistic(hi)?.0 <= df {
+        if statistic(hi)? <= target {
             break;
         }
         hi *= 2.0;
@@ -950,7 +1054,7 @@ fn departures(
     let mut lo = 0.0;
     for _ in 0..100 {
         let mid = 0.5 * (lo + hi);
-        if statistic(mid)?.0 > df {
+        if statistic(mid)? > target {
             lo = mid;
         } else {
             hi = mid;
@@ -959,12 +1063,7 @@ fn departures(
             break;
         }
     }
-    let (_, fit) = statistic(hi)?;
-    Ok(Departures {
-        variance: hi,
-        fit,
-        additive,
-    })
+    Ok(hi)
 }
 
 /// Weighted least squares over the joined matchups, each weighed by
@@ -1121,6 +1220,7 @@ fn diagnostics(
             degrees_of_freedom: df,
             p_value,
             departure_variance: departures.variance,
+            departure_variance_lower: departures.lower,
         }
     });
     (out, consistency)
@@ -1295,6 +1395,39 @@ mod tests {
         // disagreement is counted.
         let alone = fit_scale(2, &[matchups[0], unit], &ScaleOptions::new(1)).unwrap();
         assert!(v.elo_interval.width() > alone.values[0].unwrap().elo_interval.width());
+    }
+
+    /// The floor of a difference is what its departures alone leave: a
+    /// piece measured by two departing odds matchups against the exact
+    /// unit has `t·sqrt(τ²/2)/v_P` pawns; without departures there is none.
+    #[test]
+    fn the_departure_floor_is_what_the_departures_leave() {
+        let unit = ScaleMatchup::odds(1, Pentanomial::new([20, 70, 160, 170, 80]));
+        let matchups = [
+            ScaleMatchup::odds(0, Pentanomial::new([30, 80, 150, 160, 80])),
+            ScaleMatchup::odds(0, Pentanomial::new([5, 20, 150, 175, 150])),
+            unit,
+        ];
+        let fit = fit_scale(2, &matchups, &ScaleOptions::new(1)).unwrap();
+        let tau2 = fit.consistency.unwrap().departure_variance;
+        let (piece, nothing) = (PieceRef::Piece(0), PieceRef::Nothing);
+        let floor = fit.departure_floor(piece, nothing).unwrap();
+        let t = StudentsT::new(0.0, 1.0, 1.0).unwrap().inverse_cdf(0.975);
+        let expected = t * (tau2 / 2.0).sqrt() / fit.unit.unwrap().elo;
+        assert!(
+            (floor - expected).abs() < 1e-6 * expected,
+            "{floor} vs {expected}"
+        );
+        // Below the interval now: the sampling errors still count there.
+        let now = fit.difference(piece, nothing).unwrap().pawns.half_width();
+        assert!(floor < now, "{floor} vs {now}");
+        let agree = [
+            ScaleMatchup::odds(0, Pentanomial::new([30, 80, 150, 160, 80])),
+            ScaleMatchup::odds(0, Pentanomial::new([10, 60, 230, 120, 80])),
+            unit,
+        ];
+        let fit = fit_scale(2, &agree, &ScaleOptions::new(1)).unwrap();
+        assert_eq!(fit.departure_floor(piece, nothing), None);
     }
 
     /// At either end of Fieller's interval the test of the ratio sits at

@@ -71,6 +71,15 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         }
     }
     doc.table(target_table(scale));
+    if scale.targets.iter().any(|t| !t.floor.is_nan()) {
+        doc.aside(
+            "Floor: the half-width that would be left were every matchup played without end, its \
+             sampling error gone and its departure from one scale left (at the departures' estimate). A \
+             target is out of reach when even at the lower end of the departures' 95% interval its \
+             floor is above its goal: more pairs of these matchups cannot meet it, more kinds of \
+             matchup (other neighbours or squares) would lower the floor.",
+        );
+    }
     if !scale.published.is_empty() {
         doc.heading(4, "Beside published values");
         doc.aside(
@@ -214,8 +223,18 @@ fn summary(scale: &ValueScale) -> String {
         }
     };
     let met = scale.targets.iter().filter(|t| t.met).count();
+    let out_of_reach = scale.targets.iter().filter(|t| t.out_of_reach).count();
+    let reach = if out_of_reach > 0 {
+        format!(
+            "; {out_of_reach} are out of reach: with 95% confidence the matchups' departures from one \
+             scale leave them wider than their goals however many pairs are played"
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{valued} of {} pieces have a value on the scale. {unit} {met} of {} precision targets are met.",
+        "{valued} of {} pieces have a value on the scale. {unit} {met} of {} precision targets are \
+         met{reach}.",
         scale.pieces.len(),
         scale.targets.len()
     )
@@ -354,9 +373,10 @@ fn target_table(scale: &ValueScale) -> Table {
         ("Target", Align::Left),
         ("Half-width now", Align::Right),
         ("Goal", Align::Right),
+        ("Floor", Align::Right),
         ("Met", Align::Left),
     ]);
-    table.badge_column = Some(3);
+    table.badge_column = Some(4);
     for t in &scale.targets {
         let show = |x: f64| {
             if !x.is_finite() {
@@ -369,14 +389,22 @@ fn target_table(scale: &ValueScale) -> Table {
         };
         let (tone, word) = if t.met {
             (Tone::Good, "met")
+        } else if t.out_of_reach {
+            (Tone::Bad, "out of reach")
         } else {
             (Tone::Unsure, "not yet")
+        };
+        let floor = if t.floor.is_nan() {
+            "none".to_owned()
+        } else {
+            show(t.floor)
         };
         table.push_toned(
             vec![
                 t.label.clone(),
                 show(t.half_width),
                 show(t.goal),
+                floor,
                 word.to_owned(),
             ],
             tone,
