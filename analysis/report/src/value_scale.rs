@@ -133,6 +133,7 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
             relative: c.target == Target::Unit,
             floor: c.floor.unwrap_or(f64::NAN),
             out_of_reach: c.out_of_reach,
+            settled: c.settled,
         })
         .collect();
     let design = study.map(|s| design_state(&s, scores));

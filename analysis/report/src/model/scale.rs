@@ -186,6 +186,9 @@ pub struct ScaleTarget {
     /// Not met, and with 95% confidence the departures keep it from ever
     /// being met by more pairs of the same matchups.
     pub out_of_reach: bool,
+    /// Out of reach and within a tenth of its floor: the design no longer
+    /// pursues it.
+    pub settled: bool,
 }
 
 /// Where the value-scale design stands.

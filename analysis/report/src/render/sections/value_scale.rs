@@ -163,10 +163,16 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     );
     let stability = percent(best.stability, 0);
     if best.stability.is_nan() || best.stability < SETTLED_STABILITY {
+        let remedy = if scale.targets.iter().any(|t| t.out_of_reach) {
+            "the matchups' departures from one scale keep it unsettled however many pairs of these \
+             matchups are played; more kinds of matchup (other neighbours, other squares) could settle it"
+        } else {
+            "more pairs will settle it"
+        };
         return Some(format!(
             "No class table is settled yet: the best with {} classes so far, {table} (largest spread \
              {spread}, against {today} today), comes out in only {stability} of bootstrap draws of the \
-             values; more pairs will settle it.",
+             values; {remedy}.",
             best.classes.len()
         ));
     }
@@ -389,6 +395,8 @@ fn target_table(scale: &ValueScale) -> Table {
         };
         let (tone, word) = if t.met {
             (Tone::Good, "met")
+        } else if t.settled {
+            (Tone::Bad, "out of reach, settled at its floor")
         } else if t.out_of_reach {
             (Tone::Bad, "out of reach")
         } else {
