@@ -90,3 +90,17 @@ fn a_variant_without_classes_is_told_what_to_add() {
     let message = String::from_utf8_lossy(&out.stderr);
     assert!(message.contains("classes = ["), "{message}");
 }
+
+#[test]
+fn eval_builtin_asks_the_study_for_the_hand_written_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tiny.toml"), VARIANT).unwrap();
+    let out = study(dir.path(), &["--dry-run", "--eval", "builtin"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let experiment = std::fs::read_to_string(dir.path().join("study/study.toml")).unwrap();
+    assert!(experiment.contains("eval = \"builtin\""), "{experiment}");
+}

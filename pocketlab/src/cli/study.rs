@@ -11,6 +11,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use pocketlab_core::GamePosition;
+use pocketlab_core::builtin::BUILTIN_EVAL;
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
 use pocketlab_selfplay::experiment::plan::{StudyPlan, StudySettings};
@@ -65,7 +66,9 @@ pub struct StudyArgs {
     /// Pairs between looks of the sequential design.
     #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub look_every: u64,
-    /// An evaluation file for the engines (default: the built-in weights).
+    /// An evaluation file for the engines (default: the evaluation the
+    /// variant ships, as `pocketlab variants` lists; `builtin` for the
+    /// hand-written weights).
     #[arg(long)]
     pub eval: Option<PathBuf>,
     /// No progress output.
@@ -122,7 +125,10 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         eval: args
             .eval
             .as_deref()
-            .map(|e| path_from(&out, &e.display().to_string()))
+            .map(|e| match e.to_str() {
+                Some(BUILTIN_EVAL) => Ok(BUILTIN_EVAL.to_owned()),
+                _ => path_from(&out, &e.display().to_string()),
+            })
             .transpose()?,
     };
     let slots: BTreeMap<u8, char> = args.slots.iter().copied().collect();

@@ -105,7 +105,8 @@ pub struct StudySettings {
     pub look_every: u64,
     /// Games the whole study may play (`None`: only the caps).
     pub budget_games: Option<u64>,
-    /// An evaluation file (relative to the experiment file), if any.
+    /// An evaluation file (relative to the experiment file), or `builtin`
+    /// for the hand-written weights, if any; none plays the shipped one.
     pub eval: Option<String>,
 }
 
