@@ -1,11 +1,13 @@
 //! Every piece of a value scale on one axis, strongest first, with its 95%
 //! interval, coloured by its class in the variant's table today: where the
-//! classes overlap on the scale is where the table and the values disagree;
-//! thin lines mark the classes of the best table the values support.
+//! classes overlap on the scale is where the table and the values disagree.
+//! Right of the plot, one bracket per class: today's (in the class's
+//! colour) beside the best table's the values support (grey), which thin
+//! lines across the plot also mark.
 
 use super::super::super::model::Report;
 use super::super::derived::piece_label;
-use super::forest::{Forest, ForestRow};
+use super::forest::{Bracket, Forest, ForestRow};
 use super::style::{MUTED, palette};
 
 /// `None` without a value scale or a valued piece.
@@ -66,21 +68,30 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
     } else {
         "Elo against the empty square"
     };
+    let today: Vec<Option<usize>> = valued
+        .iter()
+        .rev()
+        .map(|p| p.class.map(usize::from))
+        .collect();
+    let mut brackets = class_brackets(&today, 0, |class| colour(class.map(|c| c as u8)));
+    if scale.best.is_some() {
+        brackets.extend(class_brackets(&row_classes, 1, |_| MUTED));
+    }
     Some(Forest {
         title: format!("All {} valued pieces on one scale", rows.len()),
         subtitle: format!(
-            "Value in {units}; bars: 95% intervals{}. Colour: the piece's class in the variant's table today.{}",
+            "Value in {units}, 95% intervals{}. Colour, first bracket: the class today.{}",
             if in_pawns {
-                " (Fieller's, with the unit's uncertainty)"
+                " (with the unit's uncertainty)"
             } else {
                 ""
             },
             match &scale.best {
-                Some(best) if !breaks.is_empty() => format!(
-                    " Thin lines: the classes of the best table with {} classes.",
+                Some(best) => format!(
+                    " Grey bracket, thin lines: the best table with {} classes.",
                     best.classes.len()
                 ),
-                _ => String::new(),
+                None => String::new(),
             }
         ),
         x_label: format!("Value, {units}"),
@@ -89,7 +100,32 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         legend,
         decimals: if in_pawns { 2 } else { 0 },
         signed: false,
-        brackets: Vec::new(),
+        brackets,
         breaks,
     })
+}
+
+/// One bracket in `lane` for every run of consecutive rows in the same
+/// class (a class split by another's piece gets one bracket per run).
+fn class_brackets(
+    classes: &[Option<usize>],
+    lane: usize,
+    colour: impl Fn(Option<usize>) -> plotters::style::RGBColor,
+) -> Vec<Bracket> {
+    let mut brackets = Vec::new();
+    let mut from = 0;
+    for to in 0..classes.len() {
+        if to + 1 == classes.len() || classes[to + 1] != classes[to] {
+            if classes[to].is_some() {
+                brackets.push(Bracket {
+                    from,
+                    to,
+                    lane,
+                    colour: colour(classes[to]),
+                });
+            }
+            from = to + 1;
+        }
+    }
+    brackets
 }
