@@ -284,7 +284,8 @@ fn a_value_scale_study_runs_resumes_and_reports() {
 
     // Two value scales compared piece by piece: the study against its
     // own shards' log, the same games, so every piece's change is 0 and
-    // none moved; each row's values are the report's own.
+    // none moved, in Elo or in pawns (the pawn, the unit, untested there);
+    // each row's values are the report's own.
     let cmp = work.path().join("cmp");
     let (ok, said) = pocketlab(&[
         "compare",
@@ -295,7 +296,9 @@ fn a_value_scale_study_runs_resumes_and_reports() {
     ]);
     assert!(ok, "{said}");
     assert!(
-        said.contains("of 5 pieces on both value scales, 0 moved"),
+        said.contains("5 pieces on both value scales; in pawns (each scale's own unit) ")
+            && (said.contains("own unit) none could be tested") || said.contains("own unit) 0 of"))
+            && said.contains(", in Elo 0 of 5 moved"),
         "{said}"
     );
     let pieces = std::fs::read_to_string(cmp.join("pieces.csv")).unwrap();
@@ -314,6 +317,17 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         .collect();
     for row in &rows {
         assert_eq!(row[column("shift")], "agree", "{row:?}");
+        // Tested in pawns where the scale bounds the value in pawns,
+        // except the pawn, 1 in both.
+        let bounded = row[column("first_pawns")]
+            .parse::<f64>()
+            .is_ok_and(f64::is_finite);
+        let in_pawns = if bounded && row[column("letter")] != "P" {
+            "agree"
+        } else {
+            "untested"
+        };
+        assert_eq!(row[column("pawns_shift")], in_pawns, "{row:?}");
         assert_eq!(row[column("elo_change")].parse::<f64>().unwrap(), 0.0);
         let elo: f64 = row[column("first_elo")].parse().unwrap();
         let (_, logged) = reported

@@ -14,12 +14,16 @@
 //! no shift is checked on simulated pairs of sequential studies
 //! (`stats::sequential::simulate`'s tests).
 //!
-//! Two value scales are compared piece by piece the same way: each piece's
-//! value against the empty square in the two fits, the change tested in Elo
-//! from the two standard errors, Holm-corrected across the pieces, with the
-//! change in pawns (each scale's own unit) beside it. A value-scale design
-//! allocates pairs by the width of intervals, never by which side of a
-//! boundary an estimate lies, so its estimates need no adjustment.
+//! Two value scales are compared piece by piece: each piece's value against
+//! the empty square in the two fits, the change tested twice, each test
+//! Holm-corrected across the pieces on its own: in Elo, and in pawns of
+//! each scale's own unit. Both are asked because they answer different
+//! questions: a stronger player converts any material edge more surely, so
+//! every value tends to grow in Elo with search strength; what a designer
+//! weighs, a piece's worth against the others, moves only if its value in
+//! pawns does. A value-scale design allocates pairs by the width of
+//! intervals, never by which side of a boundary an estimate lies, so its
+//! estimates need no adjustment.
 
 use serde::Serialize;
 
@@ -90,14 +94,18 @@ pub struct PieceComparison {
     pub second_elo_std_error: f64,
     pub second_pawns: f64,
     pub second_pawns_std_error: f64,
-    /// Second minus first, with its interval at the comparison's
-    /// `pieces_level`, and z.
+    /// Second minus first in Elo, with its interval at the comparison's
+    /// `pieces_level`, z, and the Elo test's answer.
     pub elo_change: f64,
     pub elo_change_interval: (f64, f64),
     pub z: f64,
+    pub shift: Shift,
+    /// Second minus first in pawns (each scale's own unit), with its
+    /// interval at `pieces_pawns_level`, and the pawns test's answer
+    /// (untested for the pawn, 1 by definition in both).
     pub pawns_change: f64,
     pub pawns_change_interval: (f64, f64),
-    pub shift: Shift,
+    pub pawns_shift: Shift,
 }
 
 /// The pairs two studies share, and those only one of them played.
@@ -107,10 +115,11 @@ pub struct Comparison {
     pub second_label: String,
     pub pairs: Vec<PairComparison>,
     /// The pieces both value scales value (empty unless both studies are
-    /// value scales), and the level of their change intervals (Holm
-    /// across the pieces, as `level` across the pairs).
+    /// value scales), and the levels of their change intervals in Elo and
+    /// in pawns (each Holm across the pieces, as `level` across the pairs).
     pub pieces: Vec<PieceComparison>,
     pub pieces_level: f64,
+    pub pieces_pawns_level: f64,
     /// The confidence level of the change intervals: `1 - α/h` with `h`
     /// the pairs Holm left open, so an interval excludes 0 exactly when
     /// its pair moved.
@@ -193,13 +202,14 @@ pub fn compare(
         .filter(|(_, matched)| !**matched)
         .map(|((_, q), _)| format!("{} vs {}", q.a, q.b))
         .collect();
-    let (pieces, pieces_level) = compare_scales(first_report, second_report);
+    let (pieces, pieces_level, pieces_pawns_level) = compare_scales(first_report, second_report);
     Comparison {
         first_label: first_label.to_owned(),
         second_label: second_label.to_owned(),
         pairs,
         pieces,
         pieces_level,
+        pieces_pawns_level,
         level,
         only_first,
         only_second,
@@ -207,22 +217,22 @@ pub fn compare(
 }
 
 /// The pieces both reports' value scales value, matched by letter, and the
-/// level of the change intervals (1 without pieces).
-fn compare_scales(first: &Report, second: &Report) -> (Vec<PieceComparison>, f64) {
-    let (Some(a), Some(b)) = (&first.value_scale, &second.value_scale) else {
-        return (Vec::new(), 1.0);
-    };
+/// levels of the change intervals in Elo and in pawns (1 without pieces).
+fn compare_scales(first: &Report, second: &Report) -> (Vec<PieceComparison>, f64, f64) {
+    match (&first.value_scale, &second.value_scale) {
+        (Some(a), Some(b)) => compare_pieces(&a.pieces, &b.pieces),
+        _ => (Vec::new(), 1.0, 1.0),
+    }
+}
+
+/// [`compare_scales`] on the two scales' pieces.
+fn compare_pieces(a: &[ScalePiece], b: &[ScalePiece]) -> (Vec<PieceComparison>, f64, f64) {
     let valued = |p: &&ScalePiece| p.elo.is_finite() && p.elo_std_error > 0.0;
     let found: Vec<(&ScalePiece, &ScalePiece)> = a
-        .pieces
         .iter()
         .filter(valued)
         .filter_map(|p| {
-            let q = b
-                .pieces
-                .iter()
-                .filter(valued)
-                .find(|q| q.letter == p.letter)?;
+            let q = b.iter().filter(valued).find(|q| q.letter == p.letter)?;
             Some((p, q))
         })
         .collect();
@@ -236,16 +246,28 @@ fn compare_scales(first: &Report, second: &Report) -> (Vec<PieceComparison>, f64
             )
         })
         .collect();
-    let (moved, open_level) = shift::moved(&elo_changes, ALPHA);
-    let nan2 = (f64::NAN, f64::NAN);
-    let pieces = found
-        .into_iter()
-        .zip(elo_changes.iter().zip(moved))
-        .map(|((p, q), (elo, moved))| {
-            let pawns = Change::between(
+    let pawns_changes: Vec<Option<Change>> = found
+        .iter()
+        .map(|(p, q)| {
+            Change::between(
                 estimate(p.pawns, p.pawns_std_error),
                 estimate(q.pawns, q.pawns_std_error),
-            );
+            )
+        })
+        .collect();
+    let (elo_moved, elo_level) = shift::moved(&elo_changes, ALPHA);
+    let (pawns_moved, pawns_level) = shift::moved(&pawns_changes, ALPHA);
+    let nan2 = (f64::NAN, f64::NAN);
+    let answer = |change: Option<Change>, moved: bool| match (change, moved) {
+        (None, _) => Shift::Untested,
+        (Some(_), true) => Shift::Moved,
+        (Some(_), false) => Shift::Agree,
+    };
+    let pieces = found
+        .into_iter()
+        .enumerate()
+        .map(|(i, (p, q))| {
+            let (elo, pawns) = (elo_changes[i], pawns_changes[i]);
             PieceComparison {
                 letter: p.letter.clone(),
                 name: p.name.clone(),
@@ -258,19 +280,16 @@ fn compare_scales(first: &Report, second: &Report) -> (Vec<PieceComparison>, f64
                 second_pawns: q.pawns,
                 second_pawns_std_error: q.pawns_std_error,
                 elo_change: elo.map_or(f64::NAN, |c| c.change),
-                elo_change_interval: elo.map_or(nan2, |c| c.interval(open_level)),
+                elo_change_interval: elo.map_or(nan2, |c| c.interval(elo_level)),
                 z: elo.map_or(f64::NAN, |c| c.z),
+                shift: answer(elo, elo_moved[i]),
                 pawns_change: pawns.map_or(f64::NAN, |c| c.change),
-                pawns_change_interval: pawns.map_or(nan2, |c| c.interval(open_level)),
-                shift: match (elo, moved) {
-                    (None, _) => Shift::Untested,
-                    (Some(_), true) => Shift::Moved,
-                    (Some(_), false) => Shift::Agree,
-                },
+                pawns_change_interval: pawns.map_or(nan2, |c| c.interval(pawns_level)),
+                pawns_shift: answer(pawns, pawns_moved[i]),
             }
         })
         .collect();
-    (pieces, 1.0 - open_level)
+    (pieces, 1.0 - elo_level, 1.0 - pawns_level)
 }
 
 fn pairs_of(report: &Report) -> Vec<(&str, &PairVerdict)> {
@@ -390,5 +409,62 @@ mod tests {
         unknown.pawns_per_piece = f64::NAN;
         let f = finding(&unknown, false);
         assert!(f.pawns_per_piece.is_nan() && f.elo_per_piece == -20.0);
+    }
+
+    fn piece(letter: &str, elo: f64, elo_se: f64, pawns: f64, pawns_se: f64) -> ScalePiece {
+        ScalePiece {
+            letter: letter.into(),
+            name: letter.into(),
+            class: None,
+            pawns,
+            pawns_lo: pawns - 2.0 * pawns_se,
+            pawns_hi: pawns + 2.0 * pawns_se,
+            elo,
+            elo_lo: elo - 2.0 * elo_se,
+            elo_hi: elo + 2.0 * elo_se,
+            elo_std_error: elo_se,
+            pawns_std_error: pawns_se,
+            pairs: 100,
+            missing: None,
+        }
+    }
+
+    /// The second scale's player converts more surely: every value grows
+    /// in Elo, the pawn's too, so in pawns only the rook's worth moves.
+    #[test]
+    fn scales_are_compared_in_pawns_and_in_elo_each_on_its_own() {
+        let first = [
+            piece("P", 100.0, 5.0, 1.0, 0.0),
+            piece("N", 300.0, 10.0, 3.0, 0.15),
+            piece("R", 500.0, 10.0, 5.0, 0.2),
+        ];
+        let second = [
+            piece("P", 150.0, 5.0, 1.0, 0.0),
+            piece("N", 450.0, 10.0, 3.0, 0.15),
+            piece("R", 600.0, 10.0, 4.0, 0.2),
+        ];
+        let (pieces, elo_level, pawns_level) = compare_pieces(&first, &second);
+        let shifts: Vec<(Shift, Shift)> = pieces.iter().map(|p| (p.shift, p.pawns_shift)).collect();
+        assert_eq!(
+            shifts,
+            [
+                (Shift::Moved, Shift::Untested),
+                (Shift::Moved, Shift::Agree),
+                (Shift::Moved, Shift::Moved),
+            ]
+        );
+        // Holm: every Elo claim made, so the level is 1 - 0.05; in pawns
+        // one of two left open, so 1 - 0.05 / 1.
+        assert!((elo_level - 0.95).abs() < 1e-12, "{elo_level}");
+        assert!((pawns_level - 0.95).abs() < 1e-12, "{pawns_level}");
+        for p in &pieces {
+            let (lo, hi) = p.pawns_change_interval;
+            if p.pawns_shift != Shift::Untested {
+                assert_eq!(lo > 0.0 || hi < 0.0, p.pawns_shift == Shift::Moved, "{p:?}");
+            }
+            let (lo, hi) = p.elo_change_interval;
+            assert_eq!(lo > 0.0 || hi < 0.0, p.shift == Shift::Moved, "{p:?}");
+        }
+        assert!((pieces[2].pawns_change + 1.0).abs() < 1e-12);
     }
 }

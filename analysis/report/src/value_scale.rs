@@ -63,7 +63,11 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
                 ),
             };
             let (pawns, pawns_lo, pawns_hi) = pawn_numbers(&pawns);
-            let pawns_std_error = pawns_std_error(&fit, i, plan.pawn, pawns);
+            let pawns_std_error = if pawns.is_finite() {
+                fit.pawns_std_error(i).unwrap_or(f64::NAN)
+            } else {
+                f64::NAN
+            };
             ScalePiece {
                 letter: letter(i),
                 name: def.name.clone(),
@@ -207,26 +211,6 @@ fn published(exp: &Experiment, fit: &ScaleFit) -> Vec<ScalePublished> {
             })
         })
         .collect()
-}
-
-/// The delta method's standard error of piece `i`'s value in pawns
-/// (`pawns`, NaN where there is none), the unit's error and its covariance
-/// with the piece's value included.
-fn pawns_std_error(fit: &ScaleFit, i: usize, pawn: usize, pawns: f64) -> f64 {
-    let (piece, unit) = (PieceRef::Piece(i), PieceRef::Piece(pawn));
-    let (Ok(u), Ok(var_v), Ok(var_u), Ok(cov)) = (
-        fit.unit,
-        fit.covariance(piece, piece),
-        fit.covariance(unit, unit),
-        fit.covariance(piece, unit),
-    ) else {
-        return f64::NAN;
-    };
-    if !pawns.is_finite() || u.elo <= 0.0 {
-        return f64::NAN;
-    }
-    let variance = (var_v - 2.0 * pawns * cov + pawns * pawns * var_u) / (u.elo * u.elo);
-    variance.max(0.0).sqrt()
 }
 
 /// Estimate and 95% interval in pawns; NaN where the unit does not bound

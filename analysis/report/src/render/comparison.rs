@@ -70,28 +70,34 @@ pub fn summary(cmp: &Comparison) -> String {
 }
 
 fn pieces_summary(cmp: &Comparison) -> String {
-    let moved: Vec<String> = cmp
-        .pieces
-        .iter()
-        .filter(|p| p.shift == Shift::Moved)
-        .map(|p| p.name.clone())
-        .collect();
+    let moved = |shift: fn(&PieceComparison) -> Shift| {
+        let names: Vec<String> = cmp
+            .pieces
+            .iter()
+            .filter(|p| shift(p) == Shift::Moved)
+            .map(|p| p.name.clone())
+            .collect();
+        let tested = cmp
+            .pieces
+            .iter()
+            .filter(|p| shift(p) != Shift::Untested)
+            .count();
+        if tested == 0 {
+            "none could be tested".to_owned()
+        } else if names.is_empty() {
+            format!("0 of {tested} moved")
+        } else {
+            format!("{} of {tested} moved ({})", names.len(), names.join(", "))
+        }
+    };
     format!(
-        "{} vs {}: of {} pieces on both value scales, {} moved{} and {} show no change (Holm across the \
-         pieces at 5%).",
+        "{} vs {}: {} pieces on both value scales; in pawns (each scale's own unit) {}, in Elo {} \
+         (Holm across the pieces at 5%, each measure on its own).",
         cmp.first_label,
         cmp.second_label,
         cmp.pieces.len(),
-        moved.len(),
-        if moved.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", moved.join(", "))
-        },
-        cmp.pieces
-            .iter()
-            .filter(|p| p.shift == Shift::Agree)
-            .count()
+        moved(|p| p.pawns_shift),
+        moved(|p| p.shift),
     )
 }
 
@@ -197,40 +203,53 @@ fn document(cmp: &Comparison) -> Doc {
 fn pieces_section(doc: &mut Doc, cmp: &Comparison) {
     doc.heading(2, "Every piece on both value scales");
     doc.paragraph(pieces_summary(cmp));
-    let level = level_percent(cmp.pieces_level);
+    let (elo_level, pawns_level) = (
+        level_percent(cmp.pieces_level),
+        level_percent(cmp.pieces_pawns_level),
+    );
     doc.aside(format!(
         "Each scale is its own fit: a piece's value against the empty square, ± its standard error, in Elo \
          and in pawns of that scale's own unit (the unit's error included). The change is the second \
-         value minus the first, tested in Elo (which needs no unit) with the two standard errors; across the \
-         pieces the claims 'moved' are Holm-corrected at 5%, and the change intervals are at the Holm level \
-         in force ({level}), so an interval excludes 0 exactly when its piece moved. A value-scale design \
-         gives pairs where intervals are widest, not by where an estimate lies, so no stopping bias is \
-         adjusted."
+         value minus the first, tested with the two standard errors twice, each test Holm-corrected across \
+         the pieces at 5% on its own: in pawns, a piece's worth against the others, which is what a class \
+         table weighs; and in Elo, which needs no unit but grows with search strength for every piece, as a \
+         stronger player converts any edge more surely. The change intervals are at the Holm level in force \
+         ({pawns_level} in pawns, {elo_level} in Elo), so an interval excludes 0 exactly when its piece \
+         moved. A value-scale design gives pairs where intervals are widest, not by where an estimate lies, \
+         so no stopping bias is adjusted."
     ));
     let first = format!("{} (Elo ± se; pawns ± se)", cmp.first_label);
     let second = format!("{} (Elo ± se; pawns ± se)", cmp.second_label);
-    let elo_head = format!("Change, Elo ({level})");
-    let pawn_head = format!("Change, pawns ({level})");
+    let pawn_head = format!("Change, pawns ({pawns_level})");
+    let elo_head = format!("Change, Elo ({elo_level})");
     let mut table = Table::new(&[
         ("Piece", Align::Left),
         (first.as_str(), Align::Right),
         (second.as_str(), Align::Right),
-        (elo_head.as_str(), Align::Right),
         (pawn_head.as_str(), Align::Right),
-        ("z", Align::Right),
-        ("Shift", Align::Left),
+        ("In pawns", Align::Left),
+        (elo_head.as_str(), Align::Right),
+        ("In Elo", Align::Left),
     ]);
     for p in &cmp.pieces {
-        let (tone, shift) = shift_words(p.shift);
+        // The pawn is 1 in both scales: its row takes the Elo answer's tone,
+        // every other row the pawns' (a designer's question).
+        let unit = p.pawns_shift == Shift::Untested && p.first_pawns == 1.0;
+        let (elo_tone, elo_shift) = shift_words(p.shift);
+        let (tone, pawns_shift) = if unit {
+            (elo_tone, "the unit")
+        } else {
+            shift_words(p.pawns_shift)
+        };
         table.push_toned(
             vec![
                 format!("{} ({})", p.letter, p.name),
                 piece_value(p, true),
                 piece_value(p, false),
-                estimate(p.elo_change, p.elo_change_interval, 0),
                 estimate(p.pawns_change, p.pawns_change_interval, 2),
-                fixed(p.z, 1),
-                shift.to_owned(),
+                pawns_shift.to_owned(),
+                estimate(p.elo_change, p.elo_change_interval, 0),
+                elo_shift.to_owned(),
             ],
             tone,
         );

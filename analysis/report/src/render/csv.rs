@@ -211,6 +211,8 @@ struct PieceChangeRow<'a> {
     pawns_change_hi: Num,
     level: Num,
     shift: Option<Shift>,
+    pawns_level: Num,
+    pawns_shift: Option<Shift>,
 }
 
 /// `pieces.csv` of a comparison of two value scales: one row per piece.
@@ -238,6 +240,8 @@ pub(super) fn piece_changes(cmp: &Comparison) -> Result<Vec<u8>, csv::Error> {
             pawns_change_hi: Num(p.pawns_change_interval.1),
             level: Num(cmp.pieces_level),
             shift: Some(p.shift),
+            pawns_level: Num(cmp.pieces_pawns_level),
+            pawns_shift: Some(p.pawns_shift),
         })
         .collect();
     table(&rows)

@@ -399,6 +399,20 @@ impl ScaleFit {
         Some(t_boundary(self.level, self.departure_df) * var.max(0.0).sqrt())
     }
 
+    /// The delta method's standard error of piece `i`'s value in pawns
+    /// (`v(i) / v(pawn)`), the unit's error and its covariance with the
+    /// piece's value included: 0 for the pawn itself. `None` for a piece
+    /// without a value or a scale without a positive unit.
+    pub fn pawns_std_error(&self, i: usize) -> Option<f64> {
+        let unit = self.unit.ok().filter(|u| u.elo > 0.0)?;
+        let (piece, pawn) = (PieceRef::Piece(i), PieceRef::Piece(self.pawn));
+        let pawns = self.elo(piece).ok()? / unit.elo;
+        let variance = self.covariance(piece, piece).ok()?
+            - 2.0 * pawns * self.covariance(piece, pawn).ok()?
+            + pawns * pawns * self.covariance(pawn, pawn).ok()?;
+        Some(variance.max(0.0).sqrt() / unit.elo)
+    }
+
     /// `v(a) - v(b)` with its intervals in Elo and in pawns.
     pub fn difference(&self, a: PieceRef, b: PieceRef) -> Result<ScaleDifference, NoValue> {
         self.elo(a)?;
