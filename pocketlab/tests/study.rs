@@ -104,3 +104,72 @@ fn eval_builtin_asks_the_study_for_the_hand_written_weights() {
     let experiment = std::fs::read_to_string(dir.path().join("study/study.toml")).unwrap();
     assert!(experiment.contains("eval = \"builtin\""), "{experiment}");
 }
+
+#[test]
+fn a_scale_study_values_every_piece_and_proposes_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tiny.toml"), VARIANT).unwrap();
+    let folder = dir.path().join("scale");
+    let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+        .arg("study")
+        .arg(dir.path().join("tiny.toml"))
+        .args([
+            "--scale",
+            "--nodes",
+            "200",
+            "--max-pairs",
+            "30",
+            "--games",
+            "600",
+        ])
+        .args(["--threads", "2", "--quiet", "--out"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let experiment = std::fs::read_to_string(folder.join("study.toml")).unwrap();
+    assert!(
+        experiment.contains("design = \"value-scale\""),
+        "{experiment}"
+    );
+    // The knight is White's least valuable piece: the scale is on b1.
+    assert!(experiment.contains("square = \"b1\""), "{experiment}");
+    let values = std::fs::read_to_string(folder.join("tables/piece_values.csv")).unwrap();
+    let letters: Vec<&str> = values
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    let mut sorted = letters.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["B", "N", "P", "R", "X"], "{values}");
+    let proposed = std::fs::read_to_string(folder.join("proposed-classes.toml")).unwrap();
+    assert!(proposed.contains("classes = ["), "{proposed}");
+
+    // A square without an exchangeable White piece is refused, and so
+    // are the class study's options.
+    for extra in [
+        &["--square", "e4"][..],
+        &["--slots", "2=N"],
+        &["--look-every", "5"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+            .arg("study")
+            .arg(dir.path().join("tiny.toml"))
+            .args(["--scale", "--dry-run", "--out"])
+            .arg(dir.path().join("refused"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{extra:?}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("e4") || message.contains("cannot be used with"),
+            "{extra:?}: {message}"
+        );
+    }
+}

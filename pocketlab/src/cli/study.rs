@@ -2,7 +2,10 @@
 //! variant's `classes` become an experiment file (every within-class pair
 //! on stated slot squares, a pawn-odds calibration, the sequential design:
 //! `pocketlab_selfplay::experiment::plan`), written to the study's folder
-//! and played there with its report; run again, it resumes.
+//! and played there with its report; run again, it resumes. With
+//! `--scale`, the experiment is the value scale of every piece of the
+//! classes instead, whose report proposes the class table the values
+//! support.
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -14,7 +17,7 @@ use pocketlab_core::GamePosition;
 use pocketlab_core::builtin::BUILTIN_EVAL;
 use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
-use pocketlab_selfplay::experiment::plan::{StudyPlan, StudySettings};
+use pocketlab_selfplay::experiment::plan::{ScaleStudyPlan, StudyPlan, StudySettings};
 use pocketlab_selfplay::experiment::{DEFAULT_NODES, Program, start_text};
 use pocketlab_selfplay::files::replace_whole;
 use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
@@ -60,12 +63,22 @@ pub struct StudyArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Pairs per matchup at most.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
-    pub max_pairs: u64,
-    /// Pairs between looks of the sequential design.
-    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    pub look_every: u64,
+    /// Pairs per matchup at most (default: 500; 1,000 with --scale, and
+    /// three times as many for the scale's pawn odds).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub max_pairs: Option<u64>,
+    /// Pairs between looks of the sequential design (default: 25).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub look_every: Option<u64>,
+    /// Value every piece of the classes on one scale instead, in pawns
+    /// with intervals, and propose the class table the values support
+    /// (default folder: reports/<variant>-scale).
+    #[arg(long, conflicts_with_all = ["slots", "look_every"])]
+    pub scale: bool,
+    /// The square of the scale's substitutions, White's view (default: that
+    /// of White's least valuable piece, b1 in chess).
+    #[arg(long, requires = "scale")]
+    pub square: Option<String>,
     /// An evaluation file for the engines (default: the evaluation the
     /// variant ships, as `pocketlab variants` lists; `builtin` for the
     /// hand-written weights).
@@ -100,9 +113,35 @@ fn slot(text: &str) -> Result<(u8, char), String> {
     }
 }
 
+/// The study `pocketlab study` plans: the class study or the value scale.
+enum Planned {
+    Classes(StudyPlan),
+    Scale(ScaleStudyPlan),
+}
+
+impl Planned {
+    fn settings(&mut self) -> &mut StudySettings {
+        match self {
+            Planned::Classes(p) => &mut p.settings,
+            Planned::Scale(p) => &mut p.settings,
+        }
+    }
+
+    fn to_toml(&self) -> String {
+        match self {
+            Planned::Classes(p) => p.to_toml(),
+            Planned::Scale(p) => p.to_toml(),
+        }
+    }
+}
+
 pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
     let variant = pocketlab_selfplay::load_variant(&args.variant)?;
-    let name = format!("{}-study", variant.name);
+    let name = format!(
+        "{}-{}",
+        variant.name,
+        if args.scale { "scale" } else { "study" }
+    );
     let out = args
         .out
         .clone()
@@ -119,8 +158,10 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         variant: path_from(&out, &args.variant)?,
         seed: args.seed,
         nodes: args.nodes,
-        max_pairs: args.max_pairs,
-        look_every: args.look_every,
+        max_pairs: args
+            .max_pairs
+            .unwrap_or(if args.scale { 1000 } else { 500 }),
+        look_every: args.look_every.unwrap_or(25),
         budget_games: args.games,
         eval: args
             .eval
@@ -131,8 +172,16 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
             })
             .transpose()?,
     };
-    let slots: BTreeMap<u8, char> = args.slots.iter().copied().collect();
-    let mut plan = StudyPlan::new(&variant, settings, &slots)?;
+    let mut plan = if args.scale {
+        Planned::Scale(ScaleStudyPlan::new(
+            &variant,
+            settings,
+            args.square.as_deref(),
+        )?)
+    } else {
+        let slots: BTreeMap<u8, char> = args.slots.iter().copied().collect();
+        Planned::Classes(StudyPlan::new(&variant, settings, &slots)?)
+    };
     let file = out.join("study.toml");
     let log = out.join("log");
     let resuming = file.exists() && log.exists();
@@ -140,17 +189,20 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
     if args.hours.is_some() && resuming {
         // The budget was set by the first run's probe: keep it, so the
         // same command resumes the same study.
-        plan.settings.budget_games = logged_budget(&file)?;
+        plan.settings().budget_games = logged_budget(&file)?;
     } else if args.hours.is_some() || args.dry_run {
         probe = Some(probe_plan(&out, &plan)?);
     }
     if let (Some(h), Some(seconds)) = (args.hours, probe) {
         let budget = ((h * games_per_hour(seconds, threads)) as u64 / 2 * 2).max(2);
-        plan.settings.budget_games = Some(args.games.map_or(budget, |g| g.min(budget)));
+        plan.settings().budget_games = Some(args.games.map_or(budget, |g| g.min(budget)));
     }
     write_plan(&file, &plan)?;
     println!("study: {}", file.display());
-    print_plan(&plan, probe, threads);
+    match &plan {
+        Planned::Classes(p) => print_plan(p, probe, threads),
+        Planned::Scale(p) => print_scale_plan(p, &Experiment::load(&file)?, probe, threads),
+    }
     if args.dry_run {
         return Ok(());
     }
@@ -175,9 +227,12 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
 }
 
 /// Writes the plan's experiment file, refusing to replace a different one
-/// (a study under way with other options, or an edited file).
-fn write_plan(file: &Path, plan: &StudyPlan) -> anyhow::Result<()> {
+/// (a study under way with other options, or an edited file) and to write
+/// one that would not play (a budget below the first stage, say).
+fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<()> {
     let text = plan.to_toml();
+    let dir = file.parent().unwrap_or(Path::new("."));
+    Experiment::parse(&file.display().to_string(), &text, dir)?;
     match std::fs::read_to_string(file) {
         Ok(old) if old == text => Ok(()),
         Ok(_) => anyhow::bail!(
@@ -193,7 +248,7 @@ fn write_plan(file: &Path, plan: &StudyPlan) -> anyhow::Result<()> {
 
 /// The timing probe of the plan, through a temporary copy of its file in
 /// the study's folder (where its relative paths resolve).
-fn probe_plan(out: &Path, plan: &StudyPlan) -> anyhow::Result<f64> {
+fn probe_plan(out: &Path, plan: &Planned) -> anyhow::Result<f64> {
     let probe_file = out.join(format!(".study-probe-{}.toml", std::process::id()));
     replace_whole(&probe_file, plan.to_toml().as_bytes())?;
     let seconds = Experiment::load(&probe_file)
@@ -205,8 +260,7 @@ fn probe_plan(out: &Path, plan: &StudyPlan) -> anyhow::Result<f64> {
 
 /// The game budget of a study's experiment file.
 fn logged_budget(file: &Path) -> anyhow::Result<Option<u64>> {
-    let exp = Experiment::load(file)?;
-    Ok(exp.stop.sequential().and_then(|s| s.budget_games))
+    Ok(Experiment::load(file)?.stop.budget_games())
 }
 
 /// `target` (a shipped name or a file path) as the experiment file in
@@ -279,6 +333,42 @@ fn games_per_hour(seconds: f64, threads: usize) -> f64 {
     3600.0 * threads as f64 / (seconds * PLIES_PER_GAME).max(1e-9)
 }
 
+fn print_scale_plan(plan: &ScaleStudyPlan, exp: &Experiment, probe: Option<f64>, threads: usize) {
+    let s = &plan.settings;
+    println!(
+        "value scale: {} ({} pieces) alone on {}, each against its next two up, the lowest \
+         against the empty square, pawn odds ({}) for the unit: {} matchups",
+        plan.pieces.iter().collect::<String>(),
+        plan.pieces.len(),
+        plan.square,
+        plan.pawn_odds_square,
+        exp.matchups.len()
+    );
+    println!(
+        "stages until every neighbour difference is known to ±0.2 pawns and the unit to ±8% (or \
+         each settled at what the matchups' departures from one scale allow); at most {} pairs a \
+         matchup, {} for the pawn odds{}",
+        s.max_pairs,
+        plan.unit_max_pairs,
+        s.budget_games
+            .map(|b| format!(", {b} games in all"))
+            .unwrap_or_default()
+    );
+    if let Some(seconds) = probe {
+        let per_hour = games_per_hour(seconds, threads);
+        println!(
+            "timing probe: {:.3} s a move at {} nodes; about {:.0} games an hour on {threads} \
+             thread(s) ({PLIES_PER_GAME:.0} plies a game){}",
+            seconds,
+            s.nodes,
+            per_hour,
+            s.budget_games
+                .map(|b| format!(": the budget is about {:.1} hours", b as f64 / per_hour))
+                .unwrap_or_default()
+        );
+    }
+}
+
 fn print_plan(plan: &StudyPlan, probe: Option<f64>, threads: usize) {
     for c in &plan.classes {
         let pairs = c.pairs();
@@ -307,7 +397,7 @@ fn print_plan(plan: &StudyPlan, probe: Option<f64>, threads: usize) {
         let per_hour = games_per_hour(seconds, threads);
         println!(
             "timing probe: {:.3} s a move at {} nodes; about {:.0} games an hour on {threads} \
-             threads ({PLIES_PER_GAME:.0} plies a game): at most {:.1} hours",
+             thread(s) ({PLIES_PER_GAME:.0} plies a game): at most {:.1} hours",
             seconds,
             plan.settings.nodes,
             per_hour,

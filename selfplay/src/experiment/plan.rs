@@ -1,7 +1,10 @@
-//! A class study planned from a variant's `classes`: every within-class
-//! pair of pieces on stated slot squares, a pawn-odds calibration and the
-//! sequential design, written out as an experiment file (what
-//! `pocketlab study` plays, and what a designer may edit and run).
+//! Studies planned from a variant's `classes`, written out as experiment
+//! files (what `pocketlab study` plays, and what a designer may edit and
+//! run): the class study ([`StudyPlan`]: every within-class pair of
+//! pieces on stated slot squares, a pawn-odds calibration and the
+//! sequential design) and the value scale ([`ScaleStudyPlan`]: every piece
+//! of the classes on one square, linked to its neighbours in value, the
+//! empty square and the pawn, under the value-scale design).
 //!
 //! # The slot rule
 //!
@@ -67,6 +70,25 @@ pub enum PlanError {
     /// No White pawn for the pawn-odds calibration.
     #[error("the start position has no White pawn, so there is no pawn-odds calibration")]
     NoPawn,
+    /// Fewer than two pieces of the classes (pawns and the royal piece
+    /// aside) to put on a value scale.
+    #[error(
+        "variant '{0}': its classes hold fewer than two pieces other than pawns and the royal \
+         piece, so there is no scale to measure"
+    )]
+    TooFewForScale(String),
+    /// The scale's square holds no White piece that can be exchanged.
+    #[error(
+        "--square {0}: the start position has no White piece there other than the royal piece \
+         and pawns (the scale exchanges the piece on that square)"
+    )]
+    BadScaleSquare(String),
+    /// No White piece of the start position can give the scale its square.
+    #[error(
+        "the start position has no White piece other than the royal piece and pawns to give the \
+         scale its square"
+    )]
+    NoScaleSquare,
 }
 
 /// One class of a planned study: its pieces and the slot piece.
@@ -101,7 +123,7 @@ pub struct StudySettings {
     pub nodes: u64,
     /// Pairs per matchup at most.
     pub max_pairs: u64,
-    /// Pairs between looks.
+    /// Pairs between looks (the class study's sequential design).
     pub look_every: u64,
     /// Games the whole study may play (`None`: only the caps).
     pub budget_games: Option<u64>,
@@ -266,6 +288,162 @@ impl StudyPlan {
     }
 }
 
+/// A value scale of one variant: every piece of its classes (pawns and the
+/// royal piece aside) alone on one square of White's start position (and
+/// its mirror for Black), each against its next two up the variant's
+/// values, the two lowest against the empty square, and the army against
+/// itself a pawn down for the unit, under the value-scale design with its
+/// default goals (each neighbour difference to ±0.2 pawns, the unit to
+/// ±8%).
+///
+/// The square, unless given, is that of White's least valuable piece of the
+/// start position other than the royal piece and pawns, the first such in
+/// square order (b1 in chess and Pocket Mutation Chess): the square where
+/// the lowest pieces are at home.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScaleStudyPlan {
+    /// What the caller chose (`look_every` unused).
+    pub settings: StudySettings,
+    /// The pieces on the scale, by letter, lowest class first.
+    pub pieces: Vec<char>,
+    /// The square whose piece is exchanged.
+    pub square: Square,
+    /// The square of White's pawn the unit's matchup removes.
+    pub pawn_odds_square: Square,
+    /// The cap of the pawn odds' pairs: the unit's ±8% takes more pairs
+    /// than a neighbour difference (about 2,000 for a pawn worth 120 Elo).
+    pub unit_max_pairs: u64,
+    /// Whether the variant mutates pocketed pieces (switched off, so a
+    /// piece stays what it is valued as).
+    pub mutation: bool,
+}
+
+impl ScaleStudyPlan {
+    /// Plans the value scale of every piece of `variant`'s classes, on
+    /// `square` if given.
+    pub fn new(
+        variant: &Variant,
+        settings: StudySettings,
+        square: Option<&str>,
+    ) -> Result<ScaleStudyPlan, PlanError> {
+        if variant.classes.is_empty() {
+            return Err(PlanError::NoClasses(variant.name.clone()));
+        }
+        let start = Position::start(variant);
+        let pieces: Vec<char> = variant
+            .classes
+            .iter()
+            .flatten()
+            .filter(|&&t| t != variant.royal && !variant.is_pawn(t))
+            .map(|&t| variant.letter(t))
+            .collect();
+        if pieces.len() < 2 {
+            return Err(PlanError::TooFewForScale(variant.name.clone()));
+        }
+        let exchangeable = |sq: Square| {
+            start
+                .piece_at(sq)
+                .is_some_and(|p| p.color == Color::White && can_be_slot(variant, &start, p.kind))
+        };
+        let square = match square {
+            Some(text) => text
+                .parse::<Square>()
+                .ok()
+                .filter(|&sq| exchangeable(sq))
+                .ok_or_else(|| PlanError::BadScaleSquare(text.to_owned()))?,
+            None => (start.pieces_of(Color::White))
+                .into_iter()
+                .filter(|&sq| exchangeable(sq))
+                .min_by_key(|&sq| {
+                    let kind = start.piece_at(sq).map(|p| p.kind);
+                    (
+                        kind.map_or(i64::MAX, |k| i64::from(variant.piece(k).value)),
+                        sq,
+                    )
+                })
+                .ok_or(PlanError::NoScaleSquare)?,
+        };
+        let unit_max_pairs = 3 * settings.max_pairs;
+        Ok(ScaleStudyPlan {
+            settings,
+            pieces,
+            square,
+            pawn_odds_square: pawn_odds_square(variant, &start).ok_or(PlanError::NoPawn)?,
+            unit_max_pairs,
+            mutation: variant.rules.pocket.as_ref().is_some_and(|p| p.mutation),
+        })
+    }
+
+    /// The experiment file, commented so a designer can read and edit it.
+    pub fn to_toml(&self) -> String {
+        let s = &self.settings;
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "# A value scale of {}, written by `pocketlab study --scale`: every piece of\n\
+             # the variant's classes alone on {} (Black's on the mirror square) against\n\
+             # its next two up the variant's values, the two lowest against the empty\n\
+             # square, and the army against itself a pawn down ({}) for the unit, under\n\
+             # the value-scale design. Its report values every piece in pawns with 95%\n\
+             # intervals and writes the class table the values support as a variant\n\
+             # file (proposed-classes.toml). Edit it and play it with `pocketlab run`.",
+            s.variant, self.square, self.pawn_odds_square
+        );
+        let _ = writeln!(t, "name = {}", toml_string(&s.name));
+        let _ = writeln!(
+            t,
+            "description = {}",
+            toml_string(&format!(
+                "Value scale of {}: {} pieces in pawns by single-piece substitutions on {} and pawn odds at {} nodes a move.",
+                s.variant,
+                self.pieces.len(),
+                self.square,
+                s.nodes
+            ))
+        );
+        let _ = writeln!(t, "variant = {}", toml_string(&s.variant));
+        let _ = writeln!(t, "seed = {}\n", s.seed);
+        if self.mutation {
+            t.push_str(
+                "# Pieces stay what they are valued as: no mutation in the pocket.\n\
+                 [rules]\npocket = { mutation = false }\n\n",
+            );
+        }
+        let _ = writeln!(t, "[engine]\nnodes = {}", s.nodes);
+        if let Some(eval) = &s.eval {
+            let _ = writeln!(t, "eval = {}", toml_string(eval));
+        }
+        t.push_str(
+            "\n[openings]\nrandom_plies = 6\n\n\
+             [adjudication]\nmax_plies = 400\nresign_score = 1000\nresign_moves = 4\n\
+             draw_score = 10\ndraw_moves = 12\ndraw_after_ply = 140\n\n",
+        );
+        let _ = writeln!(
+            t,
+            "[stop]\ndesign = \"value-scale\"\nmax_pairs = {}                 # per matchup",
+            s.max_pairs
+        );
+        if let Some(budget) = s.budget_games {
+            let _ = writeln!(t, "budget_games = {budget}             # the whole study");
+        }
+        let _ = writeln!(
+            t,
+            "adjacent_half_width = 0.2        # pawns, each neighbour difference\n\
+             unit_precision = 0.08            # the pawn unit, ±8%\n\
+             unit_max_pairs = {}            # the pawn odds\n\n[log]\nfen_every = 20",
+            self.unit_max_pairs
+        );
+        let _ = writeln!(
+            t,
+            "\n[[generators]]\nkind = \"value-scale\"\nsquare = \"{}\"\npieces = \"{}\"\npawn_odds = \"{}\"",
+            self.square,
+            self.pieces.iter().collect::<String>(),
+            self.pawn_odds_square
+        );
+        t
+    }
+}
+
 /// `letter` as a slot of `class`, checked.
 fn checked_slot(
     variant: &Variant,
@@ -402,5 +580,37 @@ mod tests {
         let e = StudyPlan::new(&variant, settings("chess"), &BTreeMap::new()).unwrap_err();
         assert_eq!(e, PlanError::NoClasses("chess".into()));
         assert!(e.to_string().contains("classes = ["), "{e}");
+    }
+
+    #[test]
+    fn pocket_mutation_chess_scale_is_planned_as_the_scale_of_record() {
+        let variant = pocketlab_core::builtin::load("pocket-mutation").unwrap();
+        let mut settings = settings("pocket-mutation");
+        settings.max_pairs = 1000;
+        settings.budget_games = Some(2000);
+        let plan = ScaleStudyPlan::new(&variant, settings, None).unwrap();
+        assert_eq!(plan.square.to_string(), "b1");
+        assert_eq!(plan.pawn_odds_square.to_string(), "f2");
+        assert_eq!(plan.pieces.len(), 17);
+        assert_eq!(plan.unit_max_pairs, 3000);
+        // The file plays the scale of record's 34 matchups.
+        let exp = Experiment::parse("scale.toml", &plan.to_toml(), Path::new(".")).unwrap();
+        assert_eq!(exp.matchups.len(), 34);
+        assert!(exp.stop.value_scale().is_some());
+        assert_eq!(exp.stop.budget_games(), Some(2000));
+        assert!(!exp.variant.rules.pocket.as_ref().unwrap().mutation);
+    }
+
+    #[test]
+    fn a_scale_square_must_hold_a_white_piece_that_can_be_exchanged() {
+        let variant = pocketlab_core::builtin::load("pocket-mutation").unwrap();
+        let on = |square| ScaleStudyPlan::new(&variant, settings("pocket-mutation"), Some(square));
+        assert_eq!(on("g1").unwrap().square.to_string(), "g1");
+        for bad in ["e1", "e2", "b8", "e4", "z9"] {
+            assert_eq!(on(bad).unwrap_err(), PlanError::BadScaleSquare(bad.into()));
+        }
+        let chess = pocketlab_core::builtin::load("chess").unwrap();
+        let e = ScaleStudyPlan::new(&chess, settings("chess"), None).unwrap_err();
+        assert_eq!(e, PlanError::NoClasses("chess".into()));
     }
 }
