@@ -26,6 +26,9 @@ pub struct ReportOptions {
     pub margin_pawns: f64,
     /// Significance level of the verdicts.
     pub alpha: f64,
+    /// The folder the report is written to, if known: commands the report
+    /// prints to be run there name files from it.
+    pub out_dir: Option<PathBuf>,
 }
 
 impl Default for ReportOptions {
@@ -33,6 +36,7 @@ impl Default for ReportOptions {
         ReportOptions {
             margin_pawns: 0.25,
             alpha: 0.05,
+            out_dir: None,
         }
     }
 }
@@ -119,7 +123,7 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     // in) make it a fixed-sample report, and a note says why.
     let mut off_design = None;
     let scores = logged_scores(&exp, &games);
-    let value_scale = value_scale::value_scale(&exp, &scores);
+    let value_scale = value_scale::value_scale(&exp, &scores, options.out_dir.as_deref());
     let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
         let history = study.replay(&scores);
         if let Some(problem) = study.unscheduled(&scores, &history) {

@@ -3,8 +3,11 @@
 //! support beside the variant's, the design's targets and state, and the
 //! best table as a variant file a class study can confirm.
 
-use pocketlab_core::builtin;
-use pocketlab_selfplay::experiment::ScalePlan;
+use std::path::Path;
+
+use pocketlab_core::builtin::{self, BUILTIN_EVAL};
+use pocketlab_selfplay::experiment::{DEFAULT_EVAL_LABEL, SHIPPED_EVAL_LABEL, ScalePlan};
+use pocketlab_selfplay::files::relative_path;
 use pocketlab_selfplay::{Experiment, PairScores};
 use pocketlab_stats::value_scale::{
     ClassTable, NoValue, PartitionOptions, Pawns, PieceRef, ScaleFit, ScaleOptions, ScaleUnits,
@@ -26,7 +29,13 @@ pub const WITHIN_PAWNS: f64 = 0.25;
 
 /// The section for `exp`, if it has a value scale and the scale can be
 /// fitted; `scores` are the logged pair results.
-pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<ValueScale> {
+/// `out_dir`, the report's folder if known, is where the confirmation
+/// command runs.
+pub(super) fn value_scale(
+    exp: &Experiment,
+    scores: &PairScores,
+    out_dir: Option<&Path>,
+) -> Option<ValueScale> {
     let plan = exp.scale.as_ref()?;
     let counts = scale_counts(plan, scores, None);
     let fit = fit_scale(plan.pieces.len(), &counts, &ScaleOptions::new(plan.pawn)).ok()?;
@@ -141,8 +150,9 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
         })
         .collect();
     let design = study.map(|s| design_state(&s, scores));
+    let confirmation = confirmation_command(exp, out_dir);
     let (proposed_variant, proposal_note) = match &tables.best {
-        Some(best) => proposed_variant(exp, best),
+        Some(best) => proposed_variant(exp, best, &confirmation),
         None => (None, tables.note.clone()),
     };
     Some(ValueScale {
@@ -158,6 +168,7 @@ pub(super) fn value_scale(exp: &Experiment, scores: &PairScores) -> Option<Value
         table_note: tables.note,
         targets,
         design,
+        confirmation: proposed_variant.as_ref().map(|_| confirmation),
         proposed_variant,
         proposal_note,
         published: published(exp, &fit),
@@ -399,7 +410,11 @@ fn design_state(study: &ScaleStudy, scores: &PairScores) -> ScaleDesign {
 /// The best table as a variant file that inherits the variant and sets its
 /// `classes`, when the scale holds every piece of the variant's classes;
 /// otherwise why not.
-fn proposed_variant(exp: &Experiment, best: &ScaleTable) -> (Option<String>, Option<String>) {
+fn proposed_variant(
+    exp: &Experiment,
+    best: &ScaleTable,
+    confirmation: &str,
+) -> (Option<String>, Option<String>) {
     let variant = &exp.variant;
     let Some(plan) = exp.scale.as_ref() else {
         return (None, None);
@@ -461,7 +476,7 @@ fn proposed_variant(exp: &Experiment, best: &ScaleTable) -> (Option<String>, Opt
          the classes\n\
          # cut where the largest spread of values within a class is smallest ({spread:.2} {units};\n\
          # the same table in {stability:.0}% of bootstrap draws of the values). To confirm it:\n\
-         #   pocketlab study proposed-classes.toml\n\
+         #   {confirmation}\n\
          name = \"{variant_name}-proposed\"\n\
          inherits = {inherits:?}\n\
          description = \"{variant_name} with the {k}-class table its value scale supports best\"\n\
@@ -475,6 +490,47 @@ fn proposed_variant(exp: &Experiment, best: &ScaleTable) -> (Option<String>, Opt
         classes = quoted.join(", "),
     );
     (Some(text), None)
+}
+
+/// `pocketlab study proposed-classes.toml` with the scale's player: its
+/// nodes and its evaluation (a file, or `builtin`), files named from the
+/// working directory as the report's other commands are (the proposed
+/// file in `out_dir`, the report's folder, when it is known). A proposed
+/// variant has a name of its own, so it would not play its parent's
+/// shipped evaluation by default: a scale played with one names the
+/// shipped file beside the experiment's folder (`configs/eval/`), where
+/// the lab keeps it.
+fn confirmation_command(exp: &Experiment, out_dir: Option<&Path>) -> String {
+    let cwd = std::env::current_dir().ok();
+    let named = |path: &Path| {
+        cwd.as_deref()
+            .and_then(|cwd| relative_path(cwd, path).ok())
+            .or_else(|| path.canonicalize().ok())
+    };
+    let proposed = out_dir.and_then(named).map_or_else(
+        || "proposed-classes.toml".into(),
+        |d| d.join("proposed-classes.toml"),
+    );
+    let mut command = format!("pocketlab study {}", proposed.display());
+    let Some(engine) = exp.armies.first().map(|a| &a.engine) else {
+        return command;
+    };
+    if let Some(nodes) = engine.nodes {
+        command.push_str(&format!(" --nodes {nodes}"));
+    }
+    let label = engine.eval_label.as_str();
+    let file = match label.strip_prefix(SHIPPED_EVAL_LABEL) {
+        _ if label == BUILTIN_EVAL || label == DEFAULT_EVAL_LABEL => {
+            command.push_str(&format!(" --eval {BUILTIN_EVAL}"));
+            return command;
+        }
+        Some(shipped) => exp.dir.join("../eval").join(shipped),
+        None => exp.dir.join(label),
+    };
+    if let Some(path) = named(&file) {
+        command.push_str(&format!(" --eval {}", path.display()));
+    }
+    command
 }
 
 /// How many departing matchups a report names and shows games of.

@@ -7,6 +7,7 @@ use pocketlab_core::Position;
 use pocketlab_core::builtin;
 use pocketlab_core::engine::{EvalParams, Evaluator, SearchLimits, SearchOptions, Searcher};
 use pocketlab_core::perft::perft;
+use pocketlab_selfplay::experiment::SHIPPED_EVAL_LABEL;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -185,7 +186,10 @@ fn bench_search(nodes: u64) -> anyhow::Result<()> {
         let pos = Position::from_fen(&variant, fen)?;
         let mut evaluations = vec![("builtin".to_owned(), EvalParams::default())];
         if let Some(shipped) = builtin::shipped_eval(variant_name) {
-            evaluations.push((format!("shipped:{}", shipped.file), shipped.params()));
+            evaluations.push((
+                format!("{SHIPPED_EVAL_LABEL}{}", shipped.file),
+                shipped.params(),
+            ));
         }
         for (eval_label, params) in &evaluations {
             let mut searcher = Searcher::standard(&variant, params, SearchOptions::default());

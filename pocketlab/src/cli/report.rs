@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
 use clap::Args;
 use pocketlab_selfplay::log::{MOVES_DIR, chunk_name, list_chunks};
 
@@ -92,7 +93,12 @@ pub fn default_out(log: &Path) -> PathBuf {
 /// Build and render a report; print where it went and its headlines.
 pub fn write(logs: &[PathBuf], out: &Path, options: &ReportOptions) -> anyhow::Result<()> {
     warn_about_moves(logs)?;
-    let report = build_report(logs, options)?;
+    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+    let options = ReportOptions {
+        out_dir: Some(out.to_path_buf()),
+        ..options.clone()
+    };
+    let report = build_report(logs, &options)?;
     let rendered = write_report(&report, out)?;
     for h in &report.headlines {
         println!("{h}");

@@ -8,7 +8,7 @@
 //! support.
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
@@ -19,7 +19,7 @@ use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
 use pocketlab_selfplay::experiment::plan::{ScaleStudyPlan, StudyPlan, StudySettings};
 use pocketlab_selfplay::experiment::{DEFAULT_NODES, Program, start_text};
-use pocketlab_selfplay::files::replace_whole;
+use pocketlab_selfplay::files::{relative_path, replace_whole};
 use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
 
 use super::report;
@@ -270,24 +270,7 @@ fn path_from(dir: &Path, target: &str) -> anyhow::Result<String> {
     if !path.exists() && pocketlab_core::builtin::text(target).is_some() {
         return Ok(target.to_owned());
     }
-    let target = path
-        .canonicalize()
-        .with_context(|| format!("{target}: cannot read it"))?;
-    let dir = dir
-        .canonicalize()
-        .with_context(|| dir.display().to_string())?;
-    let common = dir
-        .components()
-        .zip(target.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut relative = PathBuf::new();
-    for _ in dir.components().skip(common) {
-        relative.push(Component::ParentDir);
-    }
-    for c in target.components().skip(common) {
-        relative.push(c);
-    }
+    let relative = relative_path(dir, path).with_context(|| format!("{target}: cannot read it"))?;
     Ok(relative.display().to_string())
 }
 

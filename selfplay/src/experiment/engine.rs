@@ -39,7 +39,9 @@ pub struct EngineSettings {
     /// The lab's engine's evaluation (external engines: the default values,
     /// used only to count material in the log).
     pub eval: EvalParams,
-    /// Where the evaluation parameters came from (`default` or a file).
+    /// Where the evaluation parameters came from: a file as the experiment
+    /// names it, `builtin`, [`SHIPPED_EVAL_LABEL`] and the shipped file's
+    /// name, or [`DEFAULT_EVAL_LABEL`].
     pub eval_label: String,
     pub hash_mb: usize,
     pub root_noise: i32,
@@ -166,6 +168,14 @@ pub(crate) const SHIPPED_RECORD: &str = "eval shipped ";
 /// What an engine table without `eval` plays, recorded: the variant's
 /// shipped evaluation (labelled `shipped:FILE`), else the hand-written
 /// weights (labelled `default`, as logs have always said).
+/// The start of [`EngineSettings::eval_label`] for a variant's shipped
+/// evaluation, followed by its file name (`shipped:pmc-network.toml`).
+pub const SHIPPED_EVAL_LABEL: &str = "shipped:";
+
+/// [`EngineSettings::eval_label`] of the hand-written weights played
+/// because the variant ships no evaluation.
+pub const DEFAULT_EVAL_LABEL: &str = "default";
+
 fn default_eval(cx: &Ctx<'_>, variant: &Variant) -> (EvalParams, String) {
     let shipped = match &cx.absent_eval {
         AbsentEval::Shipped => builtin::shipped_eval(&variant.name),
@@ -175,13 +185,13 @@ fn default_eval(cx: &Ctx<'_>, variant: &Variant) -> (EvalParams, String) {
     match shipped {
         Some(eval) => {
             cx.record(format!("{SHIPPED_RECORD}{}", eval.file), eval.text);
-            (eval.params(), format!("shipped:{}", eval.file))
+            (eval.params(), format!("{SHIPPED_EVAL_LABEL}{}", eval.file))
         }
         None => {
             // The built-in values decide games too.
             let params = EvalParams::default();
             cx.record(BUILTIN_RECORD.to_owned(), &params.to_toml());
-            (params, "default".to_owned())
+            (params, DEFAULT_EVAL_LABEL.to_owned())
         }
     }
 }

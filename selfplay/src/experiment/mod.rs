@@ -30,7 +30,7 @@ pub use crate::uci_player::{UciEngine, UciVariant};
 pub use army::{
     Army, Identities, pieces_exchanged, plays_alike, same_setup, start_fen, start_text,
 };
-pub use engine::{DEFAULT_NODES, EngineSettings, Program};
+pub use engine::{DEFAULT_EVAL_LABEL, DEFAULT_NODES, EngineSettings, Program, SHIPPED_EVAL_LABEL};
 pub use file::DesignName;
 use file::{AdjudicationFile, EngineFile, ExperimentFile, IdentitiesName, LogFile};
 pub use generate::ScalePlan;

@@ -15,11 +15,33 @@ mod replace;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read as _};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use pocketlab_core::engine::{EvalParams, ParamsError};
 
 pub use replace::{WriteError, commit, replace_whole, temp_sibling};
+
+/// `target` as a path from the directory `dir` (`../eval/x.toml`), both
+/// resolved first, so a file named in one folder can be named from
+/// another: an experiment file written beside a study, a command printed
+/// in a report. An error when either does not exist.
+pub fn relative_path(dir: &Path, target: &Path) -> io::Result<PathBuf> {
+    let target = target.canonicalize()?;
+    let dir = dir.canonicalize()?;
+    let common = dir
+        .components()
+        .zip(target.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut relative = PathBuf::new();
+    for _ in dir.components().skip(common) {
+        relative.push(Component::ParentDir);
+    }
+    for c in target.components().skip(common) {
+        relative.push(c);
+    }
+    Ok(relative)
+}
 
 /// Input files larger than this are refused: no experiment, variant,
 /// parameter file or book is anywhere near it, and a mistaken path to a

@@ -51,11 +51,11 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
             doc.paragraph(
                 "The best table is written beside this report as proposed-classes.toml, a variant file \
                  that inherits the variant and sets its classes; this plays the class study that can \
-                 confirm it:",
+                 confirm it with the scale's player:",
             );
-            doc.push(Block::Code(
-                "pocketlab study proposed-classes.toml".to_owned(),
-            ));
+            doc.push(Block::Code(scale.confirmation.clone().unwrap_or_else(
+                || "pocketlab study proposed-classes.toml".to_owned(),
+            )));
         }
         (None, Some(note)) => doc.aside(format!("{note}.")),
         (None, None) => {}
@@ -176,11 +176,12 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
             best.classes.len()
         ));
     }
-    let confirm = if scale.proposed_variant.is_some() {
-        " It is written as proposed-classes.toml beside this report, and pocketlab study \
-         proposed-classes.toml plays the class study that can confirm it."
-    } else {
-        ""
+    let confirm = match (&scale.proposed_variant, &scale.confirmation) {
+        (Some(_), Some(command)) => format!(
+            " It is written as proposed-classes.toml beside this report, and {command} plays the \
+             class study that can confirm it."
+        ),
+        _ => String::new(),
     };
     Some(format!(
         "The values support the table {table} (largest spread {spread}, against {today} today; the same \
