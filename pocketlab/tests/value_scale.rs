@@ -193,6 +193,28 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         .find(|section| section.starts_with("What to change"))
         .expect("a What to change section");
     assert!(changes.contains("table"), "{changes}");
+    // The least number of classes a table that holds needs: as many as
+    // the pieces it names, and more than the variant's 3 classes exactly
+    // when the advice says no such table can hold.
+    let bound = markdown
+        .split("A table that holds needs at least ")
+        .nth(1)
+        .expect("the least number of classes");
+    let (needed, rest) = bound.split_once(" classes: ").unwrap();
+    let needed: usize = needed.parse().unwrap();
+    let named = rest
+        .split(" differ pairwise")
+        .next()
+        .unwrap()
+        .split(", ")
+        .count();
+    assert_eq!(needed, named, "{bound}");
+    assert!((1..=5).contains(&needed), "{bound}");
+    assert_eq!(
+        changes.contains("No table with 3 classes can hold"),
+        needed > 3,
+        "{changes}"
+    );
     // No empty ratings section beside the scale; the games shown are those
     // of the matchups the scale section names as departing most.
     assert!(

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 mod scale;
 
 pub use scale::{
-    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScalePiece, ScalePublished,
-    ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
+    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScaleDistinct, ScalePiece,
+    ScalePublished, ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
 };
 
 /// Where the report came from, for reproduction.

@@ -11,14 +11,14 @@ use pocketlab_selfplay::files::relative_path;
 use pocketlab_selfplay::{Experiment, PairScores};
 use pocketlab_stats::value_scale::{
     ClassTable, NoValue, PartitionOptions, Pawns, PieceRef, ScaleFit, ScaleOptions, ScaleUnits,
-    Target, Targets, WithinClass, check_targets, fit_scale, minimax_agreement, partition,
-    partition_within,
+    Target, Targets, WithinClass, check_targets, distinct_pieces, fit_scale, minimax_agreement,
+    partition, partition_within,
 };
 
 use super::matchups::agreement;
 use super::model::{
-    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScalePiece, ScalePublished,
-    ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
+    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScaleDistinct, ScalePiece,
+    ScalePublished, ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
 };
 use super::published_values::PUBLISHED_PIECE_VALUES;
 use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
@@ -26,6 +26,10 @@ use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
 /// The margin of the fewest-classes table, pawns: a quarter pawn, the
 /// lab's equivalence margin.
 pub const WITHIN_PAWNS: f64 = 0.25;
+
+/// The family-wise error rate of the claims "these pieces differ" behind
+/// the least number of classes a table that holds needs.
+const DISTINCT_ALPHA: f64 = 0.05;
 
 /// The section for `exp`, if it has a value scale and the scale can be
 /// fitted; `scores` are the logged pair results.
@@ -165,6 +169,13 @@ pub(super) fn value_scale(
         best: tables.best,
         fewest: tables.fewest,
         within_pawns: WITHIN_PAWNS,
+        distinct: distinct_pieces(&fit, DISTINCT_ALPHA).map(|d| ScaleDistinct {
+            pieces: d.pieces.iter().map(|&i| letter(i)).collect(),
+            pairs_tested: d.pairs_tested,
+            pairs_different: d.pairs_different,
+            alpha: DISTINCT_ALPHA,
+            classes_today: exp.variant.classes.len(),
+        }),
         table_note: tables.note,
         targets,
         design,

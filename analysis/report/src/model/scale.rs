@@ -29,6 +29,9 @@ pub struct ValueScale {
     pub fewest: Option<ScaleTable>,
     /// The margin of `fewest`, pawns.
     pub within_pawns: f64,
+    /// The largest set of pieces that differ pairwise beyond chance: a
+    /// table that holds needs at least as many classes.
+    pub distinct: Option<ScaleDistinct>,
     /// Why a table is missing, in words.
     pub table_note: Option<String>,
     /// Every precision target of the design and where it stands.
@@ -151,6 +154,21 @@ pub struct ScaleDeparture {
     /// Its Pearson residual on one additive scale (positive: army A did
     /// better than the two values say).
     pub residual: f64,
+}
+
+/// Pieces that differ pairwise beyond chance (Holm across every pair of
+/// valued pieces at `alpha`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleDistinct {
+    /// Their letters, from the lowest value up.
+    pub pieces: Vec<String>,
+    /// Pairs tested and pairs shown to differ.
+    pub pairs_tested: usize,
+    pub pairs_different: usize,
+    /// The family-wise error rate of the claims.
+    pub alpha: f64,
+    /// The variant's number of classes today.
+    pub classes_today: usize,
 }
 
 /// A class table on the scale.

@@ -100,7 +100,9 @@
 //! programming), or the fewest classes whose members are all within a
 //! margin. Each table comes with its stability: the share of parametric
 //! bootstrap draws of the values (multivariate normal from the fitted
-//! covariance) that give the same table.
+//! covariance) that give the same table. How many classes any table that
+//! holds needs at least is the largest set of pieces that pairwise differ
+//! beyond chance ([`distinct_pieces`], Holm across every pair).
 //!
 //! # Checking it
 //!
@@ -111,6 +113,7 @@
 //! binomial check ([`crate::error_rate`]).
 
 mod allocate;
+mod distinct;
 mod fit;
 mod partition;
 mod simulate;
@@ -119,6 +122,7 @@ pub use allocate::{
     Allocation, AllocationError, AllocationOptions, PlannedPairs, Target, TargetCheck, Targets,
     check_targets, ladder_plan, next_matchups,
 };
+pub use distinct::{DistinctPieces, distinct_pieces};
 pub use fit::{
     AdjacentDifference, Consistency, MatchupEstimate, NoValue, Pawns, PieceValue, ScaleDifference,
     ScaleError, ScaleFit, ScaleOptions, UnitEstimate, fit_scale,

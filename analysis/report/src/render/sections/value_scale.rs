@@ -3,7 +3,9 @@
 //! matchups agree with one scale, the class tables the values support
 //! beside the variant's, and where the design stands.
 
-use super::super::super::model::{PublishedAgreement, Report, ScaleTable, ValueScale};
+use super::super::super::model::{
+    PublishedAgreement, Report, ScaleDistinct, ScaleTable, ValueScale,
+};
 use super::super::derived::{VALUE_SCALE, piece_label};
 use super::super::doc::{Align, Block, Doc, Table, Tone};
 use super::super::format::{count, estimate, estimate_at, fixed, percent, signed, value_interval};
@@ -45,6 +47,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     doc.table(class_tables(scale));
     if let Some(note) = &scale.table_note {
         doc.aside(format!("Not shown: {note}."));
+    }
+    if let Some(distinct) = &scale.distinct {
+        doc.paragraph(distinct_text(distinct));
     }
     match (&scale.proposed_variant, &scale.proposal_note) {
         (Some(_), _) => {
@@ -149,6 +154,24 @@ pub(super) fn verdict(doc: &mut Doc, scale: &ValueScale) {
 /// if one differs from today's, and the command that confirms it.
 pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     let best = scale.best.as_ref()?;
+    // Too few classes for the pieces that differ: the table cannot hold,
+    // whatever its cuts; the best table is then the nearest, not a fix.
+    if let Some(d) = scale
+        .distinct
+        .as_ref()
+        .filter(|d| d.pieces.len() > d.classes_today)
+    {
+        return Some(format!(
+            "No table with {k} classes can hold for this player: {m} pieces ({pieces}) differ pairwise \
+             beyond chance, so a table that holds needs at least {m} classes. The nearest with {k} \
+             classes, {table}, still puts pieces {spread} apart in one class.",
+            k = d.classes_today,
+            m = d.pieces.len(),
+            pieces = d.pieces.join(", "),
+            table = classes_text(best),
+            spread = spread_text(best),
+        ));
+    }
     if best.classes == scale.today.classes {
         return Some(format!(
             "Keep today's table ({}): no table of {} classes has a smaller largest spread.",
@@ -187,6 +210,25 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
         "The values support the table {table} (largest spread {spread}, against {today} today; the same \
          table in {stability} of bootstrap draws).{confirm}"
     ))
+}
+
+/// The least number of classes a table that holds needs, and why.
+fn distinct_text(d: &ScaleDistinct) -> String {
+    let (k, m) = (d.classes_today, d.pieces.len());
+    let verdict = if m > k {
+        format!("no table with the variant's {k} classes can hold")
+    } else {
+        format!("this bound does not rule out the variant's {k} classes")
+    };
+    format!(
+        "A table that holds needs at least {m} classes: {} differ pairwise beyond chance (each pair's \
+         difference tested in Elo, Holm across all {} pairs of valued pieces at {}; {} pairs differ), and \
+         two pieces that differ cannot share a class; {verdict}.",
+        d.pieces.join(", "),
+        count(d.pairs_tested as u64),
+        percent(d.alpha, 0),
+        count(d.pairs_different as u64),
+    )
 }
 
 /// A class table as `NB | RXI | …`, each class's letters from the lowest
