@@ -173,3 +173,51 @@ fn a_scale_study_values_every_piece_and_proposes_a_table() {
         );
     }
 }
+
+#[test]
+fn a_revised_table_is_studied_on_its_new_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tiny.toml"), VARIANT).unwrap();
+    // Rook and super bishop were together already; knight joins them.
+    std::fs::write(
+        dir.path().join("revised.toml"),
+        "name = \"revised\"\ninherits = \"tiny.toml\"\nclasses = [\"P\", \"B\", \"NRX\"]\n",
+    )
+    .unwrap();
+    let run = |variant: &str| {
+        Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+            .args([
+                "study",
+                variant,
+                "--new-pairs",
+                "--dry-run",
+                "--threads",
+                "1",
+                "--out",
+            ])
+            .arg(dir.path().join(format!("{}-study", variant.len())))
+            .output()
+            .unwrap()
+    };
+    let revised = dir.path().join("revised.toml");
+    let out = run(revised.to_str().unwrap());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let folder = dir
+        .path()
+        .join(format!("{}-study", revised.to_str().unwrap().len()));
+    let experiment = std::fs::read_to_string(folder.join("study.toml")).unwrap();
+    assert!(
+        experiment.contains("pairs = [\"NR\", \"NX\"]"),
+        "{experiment}"
+    );
+
+    // A shipped variant revises nothing the study can name.
+    let out = run("pocket-mutation");
+    assert!(!out.status.success());
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("inherits"), "{message}");
+}

@@ -295,7 +295,8 @@ fn a_value_scale_study_runs_resumes_and_reports() {
     let proposed = report.join("proposed-classes.toml");
     let variant = pocketlab_selfplay::load_variant(proposed.to_str().unwrap()).unwrap();
     assert_eq!(variant.classes.len(), 3);
-    // Its confirmation plays the scale's player: its nodes, and the
+    // Its confirmation plays the new within-class pairs with the scale's
+    // player: its nodes, and the
     // hand-written weights a variant without a shipped evaluation plays
     // (a proposed variant's own name would find none either).
     let text = std::fs::read_to_string(&proposed).unwrap();
@@ -308,7 +309,7 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         })
         .unwrap_or_else(|| panic!("no confirmation command in {text}"));
     assert!(
-        command.ends_with("proposed-classes.toml --nodes 300 --eval builtin"),
+        command.ends_with("proposed-classes.toml --new-pairs --nodes 300 --eval builtin"),
         "{command}"
     );
     let mut on_scale: Vec<char> = variant

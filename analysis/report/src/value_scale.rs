@@ -503,7 +503,8 @@ fn proposed_variant(
     (Some(text), None)
 }
 
-/// `pocketlab study proposed-classes.toml` with the scale's player: its
+/// `pocketlab study proposed-classes.toml --new-pairs` with the scale's
+/// player: its
 /// nodes and its evaluation (a file, or `builtin`), files named from the
 /// working directory as the report's other commands are (the proposed
 /// file in `out_dir`, the report's folder, when it is known). A proposed
@@ -522,7 +523,9 @@ fn confirmation_command(exp: &Experiment, out_dir: Option<&Path>) -> String {
         || "proposed-classes.toml".into(),
         |d| d.join("proposed-classes.toml"),
     );
-    let mut command = format!("pocketlab study {}", proposed.display());
+    // The pairs already within one class of today's table keep the
+    // verdicts of the variant's own class study: only the new ones play.
+    let mut command = format!("pocketlab study {} --new-pairs", proposed.display());
     let Some(engine) = exp.armies.first().map(|a| &a.engine) else {
         return command;
     };

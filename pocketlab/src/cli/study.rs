@@ -70,6 +70,12 @@ pub struct StudyArgs {
     /// Pairs between looks of the sequential design (default: 25).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub look_every: Option<u64>,
+    /// Only the within-class pairs the table this variant revises (the
+    /// variant it `inherits`) does not already hold in one class: the
+    /// confirmation of a revised table, on the pairs a class study of the
+    /// earlier table has not decided.
+    #[arg(long, conflicts_with = "scale")]
+    pub new_pairs: bool,
     /// Value every piece of the classes on one scale instead, in pawns
     /// with intervals, and propose the class table the values support
     /// (default folder: reports/<variant>-scale).
@@ -180,7 +186,11 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         )?)
     } else {
         let slots: BTreeMap<u8, char> = args.slots.iter().copied().collect();
-        Planned::Classes(StudyPlan::new(&variant, settings, &slots)?)
+        let mut plan = StudyPlan::new(&variant, settings, &slots)?;
+        if args.new_pairs {
+            plan.keep_new_pairs(&revised_variant(&args.variant)?)?;
+        }
+        Planned::Classes(plan)
     };
     let file = out.join("study.toml");
     let log = out.join("log");
@@ -244,6 +254,28 @@ fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<()> {
         ),
         Err(_) => Ok(replace_whole(file, text.as_bytes())?),
     }
+}
+
+/// The variant the variant file `target` revises: the one it `inherits`,
+/// a file beside it or a shipped name.
+fn revised_variant(target: &str) -> anyhow::Result<pocketlab_core::Variant> {
+    let path = Path::new(target);
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!("--new-pairs: {target} must be a variant file that inherits the table it revises")
+    })?;
+    let file: toml::Table = toml::from_str(&text).with_context(|| target.to_owned())?;
+    let Some(inherits) = file.get("inherits").and_then(toml::Value::as_str) else {
+        anyhow::bail!(
+            "{target}: --new-pairs needs `inherits`, the variant whose table this one revises"
+        );
+    };
+    let beside = path.parent().unwrap_or(Path::new(".")).join(inherits);
+    let name = if beside.is_file() {
+        beside.display().to_string()
+    } else {
+        inherits.to_owned()
+    };
+    Ok(pocketlab_selfplay::load_variant(&name)?)
 }
 
 /// The timing probe of the plan, through a temporary copy of its file in
@@ -355,8 +387,14 @@ fn print_scale_plan(plan: &ScaleStudyPlan, exp: &Experiment, probe: Option<f64>,
 fn print_plan(plan: &StudyPlan, probe: Option<f64>, threads: usize) {
     for c in &plan.classes {
         let pairs = c.pairs();
+        let only = if c.only.is_empty() {
+            String::new()
+        } else {
+            let listed: Vec<String> = c.only.iter().map(|&(a, b)| format!("{a}{b}")).collect();
+            format!(" new: {}", listed.join(" "))
+        };
         println!(
-            "class {}: {} ({pairs} pair{}) on the squares of {}",
+            "class {}: {} ({pairs} pair{}{only}) on the squares of {}",
             c.class,
             c.pieces.iter().collect::<String>(),
             if pairs == 1 { "" } else { "s" },

@@ -366,6 +366,11 @@ pub enum GeneratorFile {
         /// so a piece is measured without pair effects. Default: all.
         #[serde(default)]
         squares: Vec<String>,
+        /// Only these pairs of the class, each two piece letters (`["DG",
+        /// "FE"]`): the pairs a confirmation has not yet decided. Default:
+        /// every pair.
+        #[serde(default)]
+        pairs: Vec<String>,
     },
     /// Army `a` against army `b`.
     Imbalance { a: String, b: String },

@@ -86,6 +86,7 @@ pub(super) fn expand(
             class,
             slots,
             squares,
+            pairs,
         } => {
             let members = variant
                 .class(*class)
@@ -122,6 +123,7 @@ pub(super) fn expand(
                 ));
             }
             let squares = slot_squares(cx, key, variant, &start, slot, squares)?;
+            let only = class_pairs(cx, key, variant, &members, pairs)?;
             let mut indices = Vec::new();
             for &member in &members {
                 let name = variant.letter(member).to_string();
@@ -145,7 +147,18 @@ pub(super) fn expand(
                 };
                 indices.push(add_army(cx, key, armies, army)?);
             }
-            round_robin(armies, &indices, matchups);
+            match only {
+                None => round_robin(armies, &indices, matchups),
+                Some(only) => {
+                    for (i, &a) in members.iter().enumerate() {
+                        for (j, &b) in members.iter().enumerate().skip(i + 1) {
+                            if only.contains(&(a, b)) || only.contains(&(b, a)) {
+                                add_matchup(armies, indices[i], indices[j], matchups);
+                            }
+                        }
+                    }
+                }
+            }
             return Ok(());
         }
         GeneratorFile::Imbalance { a, b } => {
@@ -455,6 +468,46 @@ fn add_army(
 }
 
 /// Every pair among `indices`, in order, skipping matchups already present.
+/// The pairs a class-equivalence generator lists (`None`: every pair), each
+/// checked: two different letters of the class, listed once.
+fn class_pairs(
+    cx: &Ctx<'_>,
+    key: &str,
+    variant: &Variant,
+    members: &[PieceType],
+    pairs: &[String],
+) -> Result<Option<Vec<(PieceType, PieceType)>>, ExperimentError> {
+    if pairs.is_empty() {
+        return Ok(None);
+    }
+    let mut listed = Vec::new();
+    for (i, text) in pairs.iter().enumerate() {
+        let field = format!("{key}.pairs[{i}]");
+        let letters: Vec<char> = text.chars().collect();
+        let [a, b] = letters[..] else {
+            return Err(cx.err(
+                field,
+                format!("'{text}': a pair is two piece letters, e.g. \"DG\""),
+            ));
+        };
+        let piece = |letter: char| {
+            variant
+                .piece_by_letter(letter)
+                .filter(|t| members.contains(t))
+                .ok_or_else(|| cx.err(&field, format!("'{letter}' is no piece of this class")))
+        };
+        let (a, b) = (piece(a)?, piece(b)?);
+        if a == b {
+            return Err(cx.err(field, format!("'{text}' pairs a piece with itself")));
+        }
+        if listed.contains(&(a, b)) || listed.contains(&(b, a)) {
+            return Err(cx.err(field, format!("'{text}' is listed twice")));
+        }
+        listed.push((a, b));
+    }
+    Ok(Some(listed))
+}
+
 fn round_robin(armies: &[Army], indices: &[usize], matchups: &mut Vec<Matchup>) {
     for (i, &a) in indices.iter().enumerate() {
         for &b in &indices[i + 1..] {
@@ -539,6 +592,24 @@ mod tests {
             let e = class_experiment(&format!("class = 2\nslots = \"N\"\nsquares = {squares}"))
                 .unwrap_err();
             assert_eq!(e.key, "generators[1].squares", "{e}");
+            assert!(e.to_string().contains(why), "{e}");
+        }
+    }
+
+    #[test]
+    fn pairs_narrow_a_class_to_the_pairs_listed_and_are_checked() {
+        let exp = class_experiment("class = 5\nslots = \"Q\"\npairs = [\"QD\", \"FH\"]").unwrap();
+        let names: Vec<&str> = exp.matchups.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["Q-vs-D", "H-vs-F"]);
+        for (pairs, why) in [
+            ("[\"Q\"]", "two piece letters"),
+            ("[\"QQ\"]", "with itself"),
+            ("[\"QN\"]", "'N' is no piece of this class"),
+            ("[\"QD\", \"DQ\"]", "listed twice"),
+        ] {
+            let e = class_experiment(&format!("class = 5\nslots = \"Q\"\npairs = {pairs}"))
+                .unwrap_err();
+            assert!(e.key.starts_with("generators[1].pairs["), "{e}");
             assert!(e.to_string().contains(why), "{e}");
         }
     }

@@ -70,6 +70,10 @@ pub enum PlanError {
     /// No White pawn for the pawn-odds calibration.
     #[error("the start position has no White pawn, so there is no pawn-odds calibration")]
     NoPawn,
+    /// Every within-class pair is already within one class of the table
+    /// revised.
+    #[error("every within-class pair is already within one class of '{0}': no pair is new")]
+    NoNewPairs(String),
     /// Fewer than two pieces of the classes (pawns and the royal piece
     /// aside) to put on a value scale.
     #[error(
@@ -100,12 +104,18 @@ pub struct PlannedClass {
     pub pieces: Vec<char>,
     /// The letter of the piece whose squares the class is compared on.
     pub slot: char,
+    /// Only these pairs of the class (empty: every pair).
+    pub only: Vec<(char, char)>,
 }
 
 impl PlannedClass {
     /// Within-class pairs this class compares.
     pub fn pairs(&self) -> usize {
-        self.pieces.len() * (self.pieces.len() - 1) / 2
+        if self.only.is_empty() {
+            self.pieces.len() * (self.pieces.len() - 1) / 2
+        } else {
+            self.only.len()
+        }
     }
 }
 
@@ -181,6 +191,7 @@ impl StudyPlan {
                 class,
                 pieces: members.iter().map(|&t| variant.letter(t)).collect(),
                 slot: variant.letter(slot),
+                only: Vec::new(),
             });
         }
         if classes.is_empty() {
@@ -192,6 +203,33 @@ impl StudyPlan {
             pawn_odds_square: pawn_odds_square(variant, &start).ok_or(PlanError::NoPawn)?,
             mutation: variant.rules.pocket.as_ref().is_some_and(|p| p.mutation),
         })
+    }
+
+    /// Keeps only the within-class pairs `earlier` (the table this one
+    /// revises) does not already hold in one class: those a class study of
+    /// `earlier` has decided. Classes left without a pair are dropped; an
+    /// error when no pair is new.
+    pub fn keep_new_pairs(&mut self, earlier: &Variant) -> Result<(), PlanError> {
+        let together = |a: char, b: char| {
+            earlier.classes.iter().any(|class| {
+                let has = |l: char| class.iter().any(|&t| earlier.letter(t) == l);
+                has(a) && has(b)
+            })
+        };
+        for c in &mut self.classes {
+            c.only = c
+                .pieces
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &a)| c.pieces[i + 1..].iter().map(move |&b| (a, b)))
+                .filter(|&(a, b)| !together(a, b))
+                .collect();
+        }
+        self.classes.retain(|c| !c.only.is_empty());
+        if self.classes.is_empty() {
+            return Err(PlanError::NoNewPairs(earlier.name.clone()));
+        }
+        Ok(())
     }
 
     /// Within-class pairs, over all classes.
@@ -224,9 +262,15 @@ impl StudyPlan {
             s.variant
         );
         for c in &self.classes {
+            let only = if c.only.is_empty() {
+                String::new()
+            } else {
+                let pairs: Vec<String> = c.only.iter().map(|&(a, b)| format!("{a}{b}")).collect();
+                format!(", new pairs only: {}", pairs.join(" "))
+            };
             let _ = writeln!(
                 t,
-                "#   class {} ({}) on the squares of {}",
+                "#   class {} ({}) on the squares of {}{only}",
                 c.class,
                 c.pieces.iter().collect::<String>(),
                 c.slot
@@ -278,6 +322,11 @@ impl StudyPlan {
                 "\n[[generators]]\nkind = \"class-equivalence\"\nclass = {}\nslots = \"{}\"",
                 c.class, c.slot
             );
+            if !c.only.is_empty() {
+                let pairs: Vec<String> =
+                    c.only.iter().map(|&(a, b)| format!("\"{a}{b}\"")).collect();
+                let _ = writeln!(t, "pairs = [{}]", pairs.join(", "));
+            }
         }
         let _ = writeln!(
             t,
@@ -612,5 +661,48 @@ mod tests {
         let chess = pocketlab_core::builtin::load("chess").unwrap();
         let e = ScaleStudyPlan::new(&chess, settings("chess"), None).unwrap_err();
         assert_eq!(e, PlanError::NoClasses("chess".into()));
+    }
+
+    #[test]
+    fn a_revised_table_is_confirmed_on_its_new_pairs_only() {
+        let today = pocketlab_core::builtin::load("pocket-mutation").unwrap();
+        let text = r#"
+name = "proposed"
+inherits = "pocket-mutation"
+classes = ["P", "BN", "RXI", "UC", "HQ", "DFGE", "JAL", "M"]
+"#;
+        let proposed = pocketlab_core::kind::parse_variant("proposed.toml", text, &|name| {
+            pocketlab_core::builtin::resolve(name)
+        })
+        .unwrap();
+        let mut plan =
+            StudyPlan::new(&proposed, settings("proposed.toml"), &BTreeMap::new()).unwrap();
+        assert_eq!(plan.pairs(), 15);
+        plan.keep_new_pairs(&today).unwrap();
+        // D and F were together in class 5, G and E in class 6, A and L in 7.
+        let new: Vec<(u8, Vec<(char, char)>)> = plan
+            .classes
+            .iter()
+            .map(|c| (c.class, c.only.clone()))
+            .collect();
+        assert_eq!(
+            new,
+            [
+                (6, vec![('D', 'G'), ('D', 'E'), ('F', 'G'), ('F', 'E')]),
+                (7, vec![('J', 'A'), ('J', 'L')]),
+            ]
+        );
+        assert_eq!(plan.pairs(), 6);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("proposed.toml"), text).unwrap();
+        let exp = Experiment::parse("study.toml", &plan.to_toml(), dir.path()).unwrap();
+        assert_eq!(exp.matchups.len(), 7, "6 pairs and the calibration");
+        // The table itself has no new pair.
+        let mut same =
+            StudyPlan::new(&today, settings("pocket-mutation"), &BTreeMap::new()).unwrap();
+        assert_eq!(
+            same.keep_new_pairs(&today).unwrap_err(),
+            PlanError::NoNewPairs("pocket-mutation".into())
+        );
     }
 }

@@ -55,8 +55,9 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         (Some(_), _) => {
             doc.paragraph(
                 "The best table is written beside this report as proposed-classes.toml, a variant file \
-                 that inherits the variant and sets its classes; this plays the class study that can \
-                 confirm it with the scale's player:",
+                 that inherits the variant and sets its classes; this plays, with the scale's player, the \
+                 class study of its new within-class pairs (those already within one class today keep the \
+                 verdicts of the variant's own class study), which with those verdicts confirms it or not:",
             );
             doc.push(Block::Code(scale.confirmation.clone().unwrap_or_else(
                 || "pocketlab study proposed-classes.toml".to_owned(),
@@ -202,7 +203,7 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     let confirm = match (&scale.proposed_variant, &scale.confirmation) {
         (Some(_), Some(command)) => format!(
             " It is written as proposed-classes.toml beside this report, and {command} plays the \
-             class study that can confirm it."
+             class study of its new within-class pairs."
         ),
         _ => String::new(),
     };
