@@ -11,7 +11,7 @@ use pocketlab_selfplay::files::relative_path;
 use pocketlab_selfplay::{Experiment, PairScores};
 use pocketlab_stats::value_scale::{
     ClassTable, NoValue, PartitionOptions, Pawns, PieceRef, ScaleFit, ScaleOptions, ScaleUnits,
-    Target, Targets, WithinClass, check_targets, distinct_pieces, fit_scale, minimax_agreement,
+    Target, Targets, WithinClass, check_targets, fit_scale, least_classes, minimax_agreement,
     partition, partition_within,
 };
 
@@ -27,8 +27,9 @@ use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
 /// lab's equivalence margin.
 pub const WITHIN_PAWNS: f64 = 0.25;
 
-/// The family-wise error rate of the claims "these pieces differ" behind
-/// the least number of classes a table that holds needs.
+/// The family-wise error rate of the claims "these pieces differ by more
+/// than the margin" behind the least number of classes a table that holds
+/// needs.
 const DISTINCT_ALPHA: f64 = 0.05;
 
 /// The section for `exp`, if it has a value scale and the scale can be
@@ -169,10 +170,12 @@ pub(super) fn value_scale(
         best: tables.best,
         fewest: tables.fewest,
         within_pawns: WITHIN_PAWNS,
-        distinct: distinct_pieces(&fit, DISTINCT_ALPHA).map(|d| ScaleDistinct {
+        distinct: least_classes(&fit, WITHIN_PAWNS, DISTINCT_ALPHA).map(|d| ScaleDistinct {
+            classes_needed: d.classes,
             pieces: d.pieces.iter().map(|&i| letter(i)).collect(),
             pairs_tested: d.pairs_tested,
-            pairs_different: d.pairs_different,
+            pairs_apart: d.pairs_apart,
+            margin_pawns: WITHIN_PAWNS,
             alpha: DISTINCT_ALPHA,
             classes_today: exp.variant.classes.len(),
         }),

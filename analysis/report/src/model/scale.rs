@@ -29,8 +29,7 @@ pub struct ValueScale {
     pub fewest: Option<ScaleTable>,
     /// The margin of `fewest`, pawns.
     pub within_pawns: f64,
-    /// The largest set of pieces that differ pairwise beyond chance: a
-    /// table that holds needs at least as many classes.
+    /// How many classes a table that holds needs at least.
     pub distinct: Option<ScaleDistinct>,
     /// Why a table is missing, in words.
     pub table_note: Option<String>,
@@ -156,16 +155,21 @@ pub struct ScaleDeparture {
     pub residual: f64,
 }
 
-/// Pieces that differ pairwise beyond chance (Holm across every pair of
-/// valued pieces at `alpha`).
+/// The least number of classes a table that holds needs: pairs shown to
+/// differ by more than the margin (Holm across every pair of valued pieces
+/// at `alpha`) cannot share a class.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScaleDistinct {
-    /// Their letters, from the lowest value up.
+    /// Classes at least (the chromatic number of the pairs shown apart).
+    pub classes_needed: usize,
+    /// The largest set of pieces that pairwise differ by more than the
+    /// margin, by letter from the lowest value up.
     pub pieces: Vec<String>,
-    /// Pairs tested and pairs shown to differ.
+    /// Pairs tested and pairs shown apart.
     pub pairs_tested: usize,
-    pub pairs_different: usize,
-    /// The family-wise error rate of the claims.
+    pub pairs_apart: usize,
+    /// The margin, pawns, and the family-wise error rate of the claims.
+    pub margin_pawns: f64,
     pub alpha: f64,
     /// The variant's number of classes today.
     pub classes_today: usize,

@@ -1,17 +1,21 @@
-//! How many classes a table that holds needs at least: the largest set of
-//! pieces every two of which differ beyond chance.
+//! How many classes a table that holds needs at least.
 //!
-//! Two pieces shown to differ cannot share a class of a table that holds,
-//! so a set of `m` pieces that pairwise differ needs `m` classes, whatever
-//! the cuts. Every pair of valued pieces is tested (`v(a) - v(b) = 0`,
-//! two-sided, Student's t on the difference's degrees of freedom, the
-//! covariance of the fit included) and the claims "different" are
-//! Holm-corrected across *all* pairs at α, so they hold together with
-//! probability at least `1 - α` under any dependence, and a set chosen
-//! from them afterwards (the largest clique of the "differ" graph, found
-//! exactly) inherits that guarantee: "a table that holds needs at least
-//! `m` classes" is wrong with probability at most α. The test is in Elo
-//! and needs no unit.
+//! A class holds when every pair of it is equivalent within the margin, so
+//! two pieces shown to differ by *more* than the margin cannot share a
+//! class of a table that holds. Every pair of valued pieces is tested for
+//! that (`H0: |θ| ≤ m`, `θ` the difference in pawns; the test at each end
+//! of the margin is linear in the estimates, `v_a - v_b ∓ m·v_P`, as
+//! Fieller's interval is, so the unit's error and its covariances are
+//! carried; Student's t on the difference's degrees of freedom), and the
+//! claims are Holm-corrected across *all* pairs at α, so they hold
+//! together with probability at least `1 - α` under any dependence.
+//!
+//! A table that holds is then a colouring of the graph of those claims
+//! (no class holds a claimed pair), so it needs at least the graph's
+//! chromatic number of classes, found exactly (the few dozen pieces of a
+//! scale make that cheap). The bound is wrong only if some claim is, with
+//! probability at most α whatever the table. Its witness, the largest set
+//! of pieces that pairwise differ, is reported beside it.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -19,67 +23,96 @@ use super::{PieceRef, ScaleFit};
 use crate::equivalence::holm_bonferroni;
 use crate::estimate::standard_normal_cdf;
 
-/// The largest set of pieces that pairwise differ beyond chance.
+/// The least number of classes a table that holds needs, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DistinctPieces {
-    /// The set, by piece index, lowest value first: a table that holds
-    /// puts each in a class of its own.
+pub struct LeastClasses {
+    /// Classes at least: the chromatic number of the pairs shown to
+    /// differ by more than the margin.
+    pub classes: usize,
+    /// The largest set of pieces (by index, lowest value first) every two
+    /// of which are shown to differ by more than the margin.
     pub pieces: Vec<usize>,
     /// Pairs of valued pieces tested (the Holm family).
     pub pairs_tested: usize,
-    /// Pairs shown to differ.
-    pub pairs_different: usize,
+    /// Pairs shown to differ by more than the margin.
+    pub pairs_apart: usize,
 }
 
-/// The [`DistinctPieces`] of `fit` at family-wise error rate `alpha`
-/// (`None` for an `alpha` outside (0, 1)).
-pub fn distinct_pieces(fit: &ScaleFit, alpha: f64) -> Option<DistinctPieces> {
-    if !(alpha > 0.0 && alpha < 1.0) {
+/// The [`LeastClasses`] of `fit` for a margin of `margin_pawns` pawns at
+/// family-wise error rate `alpha`: `None` without a positive unit, or for
+/// a margin or `alpha` out of range.
+pub fn least_classes(fit: &ScaleFit, margin_pawns: f64, alpha: f64) -> Option<LeastClasses> {
+    if !(alpha > 0.0 && alpha < 1.0 && margin_pawns >= 0.0 && margin_pawns.is_finite()) {
         return None;
     }
+    let unit = fit.unit.ok().filter(|u| u.elo > 0.0)?;
     let ladder = fit.ladder();
     let n = ladder.len();
     let mut pairs = Vec::new();
     let mut p_values = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
-            let Ok(d) = fit.difference(PieceRef::Piece(ladder[j]), PieceRef::Piece(ladder[i]))
-            else {
+            let (upper, lower) = (PieceRef::Piece(ladder[j]), PieceRef::Piece(ladder[i]));
+            let Ok(d) = fit.difference(upper, lower) else {
                 continue;
             };
+            let beyond = |sign: f64| {
+                let terms = [
+                    (upper, 1.0),
+                    (lower, -1.0),
+                    (PieceRef::Piece(fit.pawn), -sign * margin_pawns),
+                ];
+                let variance = combination_variance(fit, &terms)?;
+                Some((d.elo - sign * margin_pawns * unit.elo) / variance.sqrt())
+            };
+            let (Some(above), Some(below)) = (beyond(1.0), beyond(-1.0)) else {
+                continue;
+            };
+            // Above +m or below -m: each one-sided, the nearer end decides.
+            let df = d.degrees_of_freedom;
+            let p = 2.0 * upper_tail(above, df).min(upper_tail(-below, df));
             pairs.push((i, j));
-            p_values.push(two_sided_p(d.elo, d.std_error, d.degrees_of_freedom));
+            p_values.push(p.clamp(0.0, 1.0));
         }
     }
-    let different = holm_bonferroni(&p_values, alpha).ok()?;
-    let mut differ = vec![vec![false; n]; n];
-    for (&(i, j), &d) in pairs.iter().zip(&different) {
-        differ[i][j] = d;
-        differ[j][i] = d;
+    let apart = holm_bonferroni(&p_values, alpha).ok()?;
+    let mut adjacent = vec![vec![false; n]; n];
+    for (&(i, j), &claimed) in pairs.iter().zip(&apart) {
+        adjacent[i][j] = claimed;
+        adjacent[j][i] = claimed;
     }
-    let mut best = Vec::new();
     let all: Vec<usize> = (0..n).collect();
-    largest_clique(&differ, &mut Vec::new(), &all, &mut best);
-    best.sort_unstable();
-    Some(DistinctPieces {
-        pieces: best.into_iter().map(|i| ladder[i]).collect(),
+    let mut clique = Vec::new();
+    largest_clique(&adjacent, &mut Vec::new(), &all, &mut clique);
+    clique.sort_unstable();
+    let classes = chromatic_number(&adjacent, clique.len());
+    Some(LeastClasses {
+        classes,
+        pieces: clique.into_iter().map(|i| ladder[i]).collect(),
         pairs_tested: pairs.len(),
-        pairs_different: different.iter().filter(|&&d| d).count(),
+        pairs_apart: apart.iter().filter(|&&a| a).count(),
     })
 }
 
-/// Two-sided p-value of `estimate / std_error` on Student's t with `df`
-/// degrees of freedom (normal where `df` is unbounded); 1 without an error.
-fn two_sided_p(estimate: f64, std_error: f64, df: f64) -> f64 {
-    if !(std_error > 0.0 && estimate.is_finite()) {
-        return 1.0;
+/// The variance of `Σ c·v(r)` over `terms` (`(r, c)`), Elo²: `None` for a
+/// piece without a value, or a variance that is not positive.
+fn combination_variance(fit: &ScaleFit, terms: &[(PieceRef, f64)]) -> Option<f64> {
+    let mut variance = 0.0;
+    for &(a, ca) in terms {
+        for &(b, cb) in terms {
+            variance += ca * cb * fit.covariance(a, b).ok()?;
+        }
     }
-    let t = (estimate / std_error).abs();
-    let tail = match StudentsT::new(0.0, 1.0, df) {
+    (variance > 0.0).then_some(variance)
+}
+
+/// `P(T ≥ t)` on Student's t with `df` degrees of freedom (the normal where
+/// `df` is unbounded).
+fn upper_tail(t: f64, df: f64) -> f64 {
+    match StudentsT::new(0.0, 1.0, df) {
         Ok(dist) if df.is_finite() && df < 1e7 => 1.0 - dist.cdf(t),
         _ => standard_normal_cdf(-t),
-    };
-    (2.0 * tail).clamp(0.0, 1.0)
+    }
 }
 
 /// The largest clique of `adjacent` extending `chosen` by vertices of
@@ -109,29 +142,87 @@ fn largest_clique(
     }
 }
 
+/// The fewest colours of `adjacent` with no two adjacent vertices alike,
+/// from `at_least` (a clique's size) up, by backtracking over the vertices
+/// in order of falling degree.
+fn chromatic_number(adjacent: &[Vec<bool>], at_least: usize) -> usize {
+    let n = adjacent.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&v| std::cmp::Reverse(adjacent[v].iter().filter(|&&a| a).count()));
+    (at_least.max(1)..=n.max(1))
+        .find(|&k| colourable(adjacent, &order, &mut vec![usize::MAX; n], 0, k))
+        .unwrap_or(n)
+}
+
+fn colourable(
+    adjacent: &[Vec<bool>],
+    order: &[usize],
+    colour: &mut [usize],
+    next: usize,
+    k: usize,
+) -> bool {
+    let Some(&v) = order.get(next) else {
+        return true;
+    };
+    // A new colour only one above those in use: colourings that differ by
+    // a renaming are tried once.
+    let used = order[..next]
+        .iter()
+        .map(|&u| colour[u] + 1)
+        .max()
+        .unwrap_or(0);
+    for c in 0..k.min(used + 1) {
+        if (0..adjacent.len()).all(|u| !(adjacent[v][u] && colour[u] == c)) {
+            colour[v] = c;
+            if colourable(adjacent, order, colour, next + 1, k) {
+                return true;
+            }
+            colour[v] = usize::MAX;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_largest_clique_is_found() {
-        // 0-1-2 a triangle, 2-3 and 3-4 an edge each, 1-4 an edge.
-        let mut adjacent = vec![vec![false; 5]; 5];
-        for (a, b) in [(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (1, 4)] {
+    fn graph(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<bool>> {
+        let mut adjacent = vec![vec![false; n]; n];
+        for &(a, b) in edges {
             adjacent[a][b] = true;
             adjacent[b][a] = true;
         }
+        adjacent
+    }
+
+    #[test]
+    fn the_largest_clique_is_found() {
+        // 0-1-2 a triangle, 2-3 and 3-4 an edge each, 1-4 an edge.
+        let adjacent = graph(5, &[(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (1, 4)]);
         let mut best = Vec::new();
         largest_clique(&adjacent, &mut Vec::new(), &[0, 1, 2, 3, 4], &mut best);
         assert_eq!(best, [0, 1, 2]);
     }
 
     #[test]
-    fn p_values_are_two_sided() {
-        assert!((two_sided_p(1.96, 1.0, f64::INFINITY) - 0.05).abs() < 1e-3);
-        assert!((two_sided_p(-1.96, 1.0, f64::INFINITY) - 0.05).abs() < 1e-3);
-        // Heavier tails with few degrees of freedom.
-        assert!(two_sided_p(1.96, 1.0, 5.0) > 0.1);
-        assert_eq!(two_sided_p(1.0, 0.0, 5.0), 1.0);
+    fn the_chromatic_number_can_exceed_the_largest_clique() {
+        // A five-cycle: cliques of two, yet three colours.
+        let cycle = graph(5, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]);
+        assert_eq!(chromatic_number(&cycle, 2), 3);
+        // An even cycle takes two; no edge, one.
+        let square = graph(4, &[(0, 1), (1, 2), (2, 3), (3, 0)]);
+        assert_eq!(chromatic_number(&square, 2), 2);
+        assert_eq!(chromatic_number(&graph(3, &[]), 1), 1);
+        // A complete graph takes as many as it has vertices.
+        let k4 = graph(4, &[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        assert_eq!(chromatic_number(&k4, 1), 4);
+    }
+
+    #[test]
+    fn upper_tails_are_students() {
+        assert!((upper_tail(1.96, f64::INFINITY) - 0.025).abs() < 1e-3);
+        assert!(upper_tail(1.96, 5.0) > 0.05);
+        assert!((upper_tail(0.0, 12.0) - 0.5).abs() < 1e-12);
     }
 }

@@ -101,8 +101,8 @@
 //! margin. Each table comes with its stability: the share of parametric
 //! bootstrap draws of the values (multivariate normal from the fitted
 //! covariance) that give the same table. How many classes any table that
-//! holds needs at least is the largest set of pieces that pairwise differ
-//! beyond chance ([`distinct_pieces`], Holm across every pair).
+//! holds needs at least ([`least_classes`]): the chromatic number of the
+//! pairs shown to differ by more than the margin (Holm across every pair).
 //!
 //! # Checking it
 //!
@@ -122,7 +122,7 @@ pub use allocate::{
     Allocation, AllocationError, AllocationOptions, PlannedPairs, Target, TargetCheck, Targets,
     check_targets, ladder_plan, next_matchups,
 };
-pub use distinct::{DistinctPieces, distinct_pieces};
+pub use distinct::{LeastClasses, least_classes};
 pub use fit::{
     AdjacentDifference, Consistency, MatchupEstimate, NoValue, Pawns, PieceValue, ScaleDifference,
     ScaleError, ScaleFit, ScaleOptions, UnitEstimate, fit_scale,

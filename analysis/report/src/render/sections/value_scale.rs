@@ -160,15 +160,17 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     if let Some(d) = scale
         .distinct
         .as_ref()
-        .filter(|d| d.pieces.len() > d.classes_today)
+        .filter(|d| d.classes_needed > d.classes_today)
     {
         return Some(format!(
-            "No table with {k} classes can hold for this player: {m} pieces ({pieces}) differ pairwise \
-             beyond chance, so a table that holds needs at least {m} classes. The nearest with {k} \
-             classes, {table}, still puts pieces {spread} apart in one class.",
+            "No table with {k} classes can hold for this player: {apart} pairs of pieces differ by more \
+             than {margin} pawns beyond chance, and a table that keeps every such pair apart needs at \
+             least {m} classes. The nearest with {k} classes, {table}, still puts pieces {spread} apart \
+             in one class.",
             k = d.classes_today,
-            m = d.pieces.len(),
-            pieces = d.pieces.join(", "),
+            m = d.classes_needed,
+            apart = count(d.pairs_apart as u64),
+            margin = fixed(d.margin_pawns, 2),
             table = classes_text(best),
             spread = spread_text(best),
         ));
@@ -215,20 +217,22 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
 
 /// The least number of classes a table that holds needs, and why.
 fn distinct_text(d: &ScaleDistinct) -> String {
-    let (k, m) = (d.classes_today, d.pieces.len());
+    let (k, m) = (d.classes_today, d.classes_needed);
     let verdict = if m > k {
         format!("no table with the variant's {k} classes can hold")
     } else {
         format!("this bound does not rule out the variant's {k} classes")
     };
     format!(
-        "A table that holds needs at least {m} classes: {} differ pairwise beyond chance (each pair's \
-         difference tested in Elo, Holm across all {} pairs of valued pieces at {}; {} pairs differ), and \
-         two pieces that differ cannot share a class; {verdict}.",
-        d.pieces.join(", "),
+        "A table that holds needs at least {m} classes: {} of the {} pairs of valued pieces differ by more \
+         than the margin ({} pawns) beyond chance (each pair tested at both ends of the margin, the unit's \
+         error carried, Holm across all pairs at {}), two such pieces cannot share a class, and no table \
+         with fewer classes keeps every such pair apart ({} alone differ pairwise); {verdict}.",
+        count(d.pairs_apart as u64),
         count(d.pairs_tested as u64),
+        fixed(d.margin_pawns, 2),
         percent(d.alpha, 0),
-        count(d.pairs_different as u64),
+        d.pieces.join(", "),
     )
 }
 
