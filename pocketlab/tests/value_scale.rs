@@ -212,7 +212,7 @@ fn a_value_scale_study_runs_resumes_and_reports() {
         .count();
     assert!((1..=5).contains(&needed) && named <= needed, "{bound}");
     assert_eq!(
-        changes.contains("No table with 3 classes can hold"),
+        changes.contains("No table with 3 classes, as many as today's, can hold"),
         needed > 3,
         "{changes}"
     );

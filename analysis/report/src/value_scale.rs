@@ -160,6 +160,8 @@ pub(super) fn value_scale(
         Some(best) => proposed_variant(exp, best, &confirmation),
         None => (None, tables.note.clone()),
     };
+    // The classes today's table has among the scale's pieces.
+    let classes_today = tables.today.classes.len();
     Some(ValueScale {
         square: plan.square.to_string(),
         pieces,
@@ -177,7 +179,7 @@ pub(super) fn value_scale(
             pairs_apart: d.pairs_apart,
             margin_pawns: WITHIN_PAWNS,
             alpha: DISTINCT_ALPHA,
-            classes_today: exp.variant.classes.len(),
+            classes_today,
         }),
         table_note: tables.note,
         targets,

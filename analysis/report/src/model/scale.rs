@@ -171,7 +171,7 @@ pub struct ScaleDistinct {
     /// The margin, pawns, and the family-wise error rate of the claims.
     pub margin_pawns: f64,
     pub alpha: f64,
-    /// The variant's number of classes today.
+    /// The classes today's table has among the scale's pieces.
     pub classes_today: usize,
 }
 

@@ -163,7 +163,7 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
         .filter(|d| d.classes_needed > d.classes_today)
     {
         return Some(format!(
-            "No table with {k} classes can hold for this player: {apart} pairs of pieces differ by more \
+            "No table with {k} classes, as many as today's, can hold for this player: {apart} pairs of pieces differ by more \
              than {margin} pawns beyond chance, and a table that keeps every such pair apart needs at \
              least {m} classes. The nearest with {k} classes, {table}, still puts pieces {spread} apart \
              in one class.",
@@ -219,9 +219,9 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
 fn distinct_text(d: &ScaleDistinct) -> String {
     let (k, m) = (d.classes_today, d.classes_needed);
     let verdict = if m > k {
-        format!("no table with the variant's {k} classes can hold")
+        format!("no table with today's {k} classes can hold")
     } else {
-        format!("this bound does not rule out the variant's {k} classes")
+        format!("this bound does not rule out today's {k} classes")
     };
     format!(
         "A table that holds needs at least {m} classes: {} of the {} pairs of valued pieces differ by more \
