@@ -149,6 +149,20 @@ fn a_scale_study_values_every_piece_and_proposes_a_table() {
     assert_eq!(sorted, ["B", "N", "P", "R", "X"], "{values}");
     let proposed = std::fs::read_to_string(folder.join("proposed-classes.toml")).unwrap();
     assert!(proposed.contains("classes = ["), "{proposed}");
+    // The proposed table's confirmation plans from it (its `inherits`
+    // names the variant file it revises), whatever pairs are new.
+    let confirm = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+        .arg("study")
+        .arg(folder.join("proposed-classes.toml"))
+        .args(["--new-pairs", "--dry-run", "--threads", "1", "--out"])
+        .arg(dir.path().join("confirm"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&confirm.stderr);
+    assert!(
+        confirm.status.success() || said.contains("no pair is new"),
+        "{said}"
+    );
 
     // A square without an exchangeable White piece is refused, and so
     // are the class study's options.
