@@ -165,26 +165,34 @@ fn a_scale_study_values_every_piece_and_proposes_a_table() {
     );
 
     // A square without an exchangeable White piece is refused, and so
-    // are the class study's options.
-    for extra in [
-        &["--square", "e4"][..],
-        &["--slots", "2=N"],
-        &["--look-every", "5"],
+    // are the class study's options and a budget too small for the
+    // warm-up, before any file is written.
+    for (extra, why) in [
+        (&["--square", "e4"][..], "e4"),
+        (&["--slots", "2=N"], "cannot be used with"),
+        (&["--look-every", "5"], "cannot be used with"),
+        (&["--hours", "0.0001"], "give more hours"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
             .arg("study")
             .arg(dir.path().join("tiny.toml"))
-            .args(["--scale", "--dry-run", "--out"])
+            .args([
+                "--scale",
+                "--dry-run",
+                "--nodes",
+                "200",
+                "--threads",
+                "1",
+                "--out",
+            ])
             .arg(dir.path().join("refused"))
             .args(extra)
             .output()
             .unwrap();
         assert!(!out.status.success(), "{extra:?}");
         let message = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            message.contains("e4") || message.contains("cannot be used with"),
-            "{extra:?}: {message}"
-        );
+        assert!(message.contains(why), "{extra:?}: {message}");
+        assert!(!dir.path().join("refused/study.toml").exists(), "{extra:?}");
     }
 }
 

@@ -207,7 +207,12 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         let budget = ((h * games_per_hour(seconds, threads)) as u64 / 2 * 2).max(2);
         plan.settings().budget_games = Some(args.games.map_or(budget, |g| g.min(budget)));
     }
-    write_plan(&file, &plan)?;
+    write_plan(&file, &plan).with_context(|| match (args.hours, plan.settings().budget_games) {
+        (Some(h), Some(games)) => {
+            format!("--hours {h} gives a budget of {games} games, too few for this plan: give more hours")
+        }
+        _ => "the study's plan".to_owned(),
+    })?;
     println!("study: {}", file.display());
     match &plan {
         Planned::Classes(p) => print_plan(p, probe, threads),
