@@ -93,6 +93,8 @@ pub fn default_out(log: &Path) -> PathBuf {
 /// Build and render a report; print where it went and its headlines.
 pub fn write(logs: &[PathBuf], out: &Path, options: &ReportOptions) -> anyhow::Result<()> {
     warn_about_moves(logs)?;
+    // The folder exists before the report is built, so that commands the
+    // report prints can name files relative to it.
     std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
     let options = ReportOptions {
         out_dir: Some(out.to_path_buf()),

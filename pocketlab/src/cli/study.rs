@@ -201,13 +201,13 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         // same command resumes the same study.
         plan.settings().budget_games = logged_budget(&file)?;
     } else if args.hours.is_some() || args.dry_run {
-        probe = Some(probe_plan(&out, &plan)?);
+        probe = Some(probe_plan(&file, &plan)?);
     }
     if let (Some(h), Some(seconds)) = (args.hours, probe) {
         let budget = ((h * games_per_hour(seconds, threads)) as u64 / 2 * 2).max(2);
         plan.settings().budget_games = Some(args.games.map_or(budget, |g| g.min(budget)));
     }
-    write_plan(&file, &plan).with_context(|| match (args.hours, plan.settings().budget_games) {
+    let exp = write_plan(&file, &plan).with_context(|| match (args.hours, plan.settings().budget_games) {
         (Some(h), Some(games)) => {
             format!("--hours {h} gives a budget of {games} games, too few for this plan: give more hours")
         }
@@ -216,7 +216,7 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
     println!("study: {}", file.display());
     match &plan {
         Planned::Classes(p) => print_plan(p, probe, threads),
-        Planned::Scale(p) => print_scale_plan(p, &Experiment::load(&file)?, probe, threads),
+        Planned::Scale(p) => print_scale_plan(p, &exp, probe, threads),
     }
     if args.dry_run {
         return Ok(());
@@ -243,13 +243,12 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
 
 /// Writes the plan's experiment file, refusing to replace a different one
 /// (a study under way with other options, or an edited file) and to write
-/// one that would not play (a budget below the first stage, say).
-fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<()> {
-    let text = plan.to_toml();
-    let dir = file.parent().unwrap_or(Path::new("."));
-    Experiment::parse(&file.display().to_string(), &text, dir)?;
+/// one that would not play (a budget below the first stage, say); the
+/// experiment it holds.
+fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<Experiment> {
+    let (text, exp) = parse_plan(file, plan)?;
     match std::fs::read_to_string(file) {
-        Ok(old) if old == text => Ok(()),
+        Ok(old) if old == text => Ok(exp),
         Ok(_) => anyhow::bail!(
             "{} exists and differs from this study's plan (other options, or edited): play it \
              as it is with `pocketlab run {} --out {}`, or choose another --out",
@@ -257,8 +256,24 @@ fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<()> {
             file.display(),
             file.with_file_name("log").display()
         ),
-        Err(_) => Ok(replace_whole(file, text.as_bytes())?),
+        Err(_) => {
+            replace_whole(file, text.as_bytes())?;
+            Ok(exp)
+        }
     }
+}
+
+/// The plan's experiment file text, and the experiment as it reads from
+/// `file` (relative paths resolve beside it), nothing written.
+fn parse_plan(file: &Path, plan: &Planned) -> anyhow::Result<(String, Experiment)> {
+    let text = plan.to_toml();
+    // `a.toml` has the parent "", which no directory function accepts.
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let exp = Experiment::parse(&file.display().to_string(), &text, dir)?;
+    Ok((text, exp))
 }
 
 /// The variant the variant file `target` revises: the one it `inherits`,
@@ -283,16 +298,9 @@ fn revised_variant(target: &str) -> anyhow::Result<pocketlab_core::Variant> {
     Ok(pocketlab_selfplay::load_variant(&name)?)
 }
 
-/// The timing probe of the plan, through a temporary copy of its file in
-/// the study's folder (where its relative paths resolve).
-fn probe_plan(out: &Path, plan: &Planned) -> anyhow::Result<f64> {
-    let probe_file = out.join(format!(".study-probe-{}.toml", std::process::id()));
-    replace_whole(&probe_file, plan.to_toml().as_bytes())?;
-    let seconds = Experiment::load(&probe_file)
-        .map_err(anyhow::Error::from)
-        .and_then(|exp| timing_probe(&exp));
-    let _ = std::fs::remove_file(&probe_file);
-    seconds
+/// The timing probe of the plan, read as it would be from `file`.
+fn probe_plan(file: &Path, plan: &Planned) -> anyhow::Result<f64> {
+    timing_probe(&parse_plan(file, plan)?.1)
 }
 
 /// The game budget of a study's experiment file.
@@ -395,8 +403,7 @@ fn print_plan(plan: &StudyPlan, probe: Option<f64>, threads: usize) {
         let only = if c.only.is_empty() {
             String::new()
         } else {
-            let listed: Vec<String> = c.only.iter().map(|&(a, b)| format!("{a}{b}")).collect();
-            format!(" new: {}", listed.join(" "))
+            format!(" new: {}", c.only_letters().join(" "))
         };
         println!(
             "class {}: {} ({pairs} pair{}{only}) on the squares of {}",

@@ -467,7 +467,6 @@ fn add_army(
     Ok(armies.len() - 1)
 }
 
-/// Every pair among `indices`, in order, skipping matchups already present.
 /// The pairs a class-equivalence generator lists (`None`: every pair), each
 /// checked: two different letters of the class, listed once.
 fn class_pairs(
@@ -508,6 +507,7 @@ fn class_pairs(
     Ok(Some(listed))
 }
 
+/// Every pair among `indices`, in order, skipping matchups already present.
 fn round_robin(armies: &[Army], indices: &[usize], matchups: &mut Vec<Matchup>) {
     for (i, &a) in indices.iter().enumerate() {
         for &b in &indices[i + 1..] {

@@ -109,6 +109,11 @@ pub struct PlannedClass {
 }
 
 impl PlannedClass {
+    /// The pairs `only` keeps, each as its two letters (`"DG"`).
+    pub fn only_letters(&self) -> Vec<String> {
+        self.only.iter().map(|&(a, b)| format!("{a}{b}")).collect()
+    }
+
     /// Within-class pairs this class compares.
     pub fn pairs(&self) -> usize {
         if self.only.is_empty() {
@@ -265,8 +270,7 @@ impl StudyPlan {
             let only = if c.only.is_empty() {
                 String::new()
             } else {
-                let pairs: Vec<String> = c.only.iter().map(|&(a, b)| format!("{a}{b}")).collect();
-                format!(", new pairs only: {}", pairs.join(" "))
+                format!(", new pairs only: {}", c.only_letters().join(" "))
             };
             let _ = writeln!(
                 t,
@@ -276,33 +280,17 @@ impl StudyPlan {
                 c.slot
             );
         }
-        let _ = writeln!(t, "name = {}", toml_string(&s.name));
-        let _ = writeln!(
-            t,
-            "description = {}",
-            toml_string(&format!(
-                "Class study of {}: {} within-class pairs at {} nodes a move, with pawn-odds calibration.",
-                s.variant,
-                self.pairs(),
-                s.nodes
-            ))
+        let description = format!(
+            "Class study of {}: {} within-class pairs at {} nodes a move, with pawn-odds calibration.",
+            s.variant,
+            self.pairs(),
+            s.nodes
         );
-        let _ = writeln!(t, "variant = {}", toml_string(&s.variant));
-        let _ = writeln!(t, "seed = {}\n", s.seed);
-        if self.mutation {
-            t.push_str(
-                "# Pieces stay what they are compared as: no mutation in the pocket.\n\
-                 [rules]\npocket = { mutation = false }\n\n",
-            );
-        }
-        let _ = writeln!(t, "[engine]\nnodes = {}", s.nodes);
-        if let Some(eval) = &s.eval {
-            let _ = writeln!(t, "eval = {}", toml_string(eval));
-        }
-        t.push_str(
-            "\n[openings]\nrandom_plies = 6\n\n\
-             [adjudication]\nmax_plies = 400\nresign_score = 1000\nresign_moves = 4\n\
-             draw_score = 10\ndraw_moves = 12\ndraw_after_ply = 140\n\n",
+        write_setup(
+            &mut t,
+            s,
+            &description,
+            self.mutation.then_some("compared as"),
         );
         let _ = writeln!(
             t,
@@ -323,9 +311,8 @@ impl StudyPlan {
                 c.class, c.slot
             );
             if !c.only.is_empty() {
-                let pairs: Vec<String> =
-                    c.only.iter().map(|&(a, b)| format!("\"{a}{b}\"")).collect();
-                let _ = writeln!(t, "pairs = [{}]", pairs.join(", "));
+                let quoted: Vec<String> = c.only_letters().iter().map(|p| toml_string(p)).collect();
+                let _ = writeln!(t, "pairs = [{}]", quoted.join(", "));
             }
         }
         let _ = writeln!(
@@ -438,34 +425,18 @@ impl ScaleStudyPlan {
              # file (proposed-classes.toml). Edit it and play it with `pocketlab run`.",
             s.variant, self.square, self.pawn_odds_square
         );
-        let _ = writeln!(t, "name = {}", toml_string(&s.name));
-        let _ = writeln!(
-            t,
-            "description = {}",
-            toml_string(&format!(
-                "Value scale of {}: {} pieces in pawns by single-piece substitutions on {} and pawn odds at {} nodes a move.",
-                s.variant,
-                self.pieces.len(),
-                self.square,
-                s.nodes
-            ))
+        let description = format!(
+            "Value scale of {}: {} pieces in pawns by single-piece substitutions on {} and pawn odds at {} nodes a move.",
+            s.variant,
+            self.pieces.len(),
+            self.square,
+            s.nodes
         );
-        let _ = writeln!(t, "variant = {}", toml_string(&s.variant));
-        let _ = writeln!(t, "seed = {}\n", s.seed);
-        if self.mutation {
-            t.push_str(
-                "# Pieces stay what they are valued as: no mutation in the pocket.\n\
-                 [rules]\npocket = { mutation = false }\n\n",
-            );
-        }
-        let _ = writeln!(t, "[engine]\nnodes = {}", s.nodes);
-        if let Some(eval) = &s.eval {
-            let _ = writeln!(t, "eval = {}", toml_string(eval));
-        }
-        t.push_str(
-            "\n[openings]\nrandom_plies = 6\n\n\
-             [adjudication]\nmax_plies = 400\nresign_score = 1000\nresign_moves = 4\n\
-             draw_score = 10\ndraw_moves = 12\ndraw_after_ply = 140\n\n",
+        write_setup(
+            &mut t,
+            s,
+            &description,
+            self.mutation.then_some("valued as"),
         );
         let _ = writeln!(
             t,
@@ -491,6 +462,33 @@ impl ScaleStudyPlan {
         );
         t
     }
+}
+
+/// What every planned study writes after its comment: name, description,
+/// variant and seed; mutation switched off where the variant mutates
+/// (`kept_as`: what the pieces stay, "compared as" or "valued as"); the
+/// engine, openings and adjudication.
+fn write_setup(t: &mut String, s: &StudySettings, description: &str, kept_as: Option<&str>) {
+    let _ = writeln!(t, "name = {}", toml_string(&s.name));
+    let _ = writeln!(t, "description = {}", toml_string(description));
+    let _ = writeln!(t, "variant = {}", toml_string(&s.variant));
+    let _ = writeln!(t, "seed = {}\n", s.seed);
+    if let Some(kept_as) = kept_as {
+        let _ = writeln!(
+            t,
+            "# Pieces stay what they are {kept_as}: no mutation in the pocket.\n\
+             [rules]\npocket = {{ mutation = false }}\n"
+        );
+    }
+    let _ = writeln!(t, "[engine]\nnodes = {}", s.nodes);
+    if let Some(eval) = &s.eval {
+        let _ = writeln!(t, "eval = {}", toml_string(eval));
+    }
+    t.push_str(
+        "\n[openings]\nrandom_plies = 6\n\n\
+         [adjudication]\nmax_plies = 400\nresign_score = 1000\nresign_moves = 4\n\
+         draw_score = 10\ndraw_moves = 12\ndraw_after_ply = 140\n\n",
+    );
 }
 
 /// `letter` as a slot of `class`, checked.

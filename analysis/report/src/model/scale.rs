@@ -43,9 +43,10 @@ pub struct ValueScale {
     /// `proposal_note` says why).
     pub proposed_variant: Option<String>,
     pub proposal_note: Option<String>,
-    /// The command that confirms the proposed table: a class study of
-    /// `proposed-classes.toml` with the scale's player (its nodes and
-    /// evaluation), files named from the working directory.
+    /// The command that confirms the proposed table (present exactly when
+    /// `proposed_variant` is): a class study of `proposed-classes.toml`'s
+    /// new pairs with the scale's player (its nodes and evaluation), files
+    /// named from the working directory.
     pub confirmation: Option<String>,
     /// Published values of the scale's pieces beside the lab's
     /// ([`crate::published_values`]).

@@ -407,6 +407,29 @@ mod tests {
         coverage(4_000, 200, 2029, Truth::Departing(25.0));
     }
 
+    /// One simulated study: every matchup of `plan` played `pairs` pairs
+    /// under `truth`, each matchup's departure (the pawn odds excepted, as
+    /// they define the unit) drawn just before its pairs.
+    fn play_study(
+        model: &ScaleModel,
+        plan: &[ScaleMatchup],
+        pairs: u64,
+        truth: Truth,
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<ScaleMatchup> {
+        plan.iter()
+            .map(|m| {
+                let unit = m.a == PieceRef::Piece(0) && m.b == PieceRef::Nothing;
+                let departure = match truth {
+                    Truth::Departing(sd) if !unit => sd * standard_normal(rng),
+                    _ => 0.0,
+                };
+                let pm = model.pair_model(model.truth(m.a, m.b).unwrap() + departure);
+                ScaleMatchup::new(m.a, m.b, play_model(&pm, pairs, rng))
+            })
+            .collect()
+    }
+
     /// Two independent studies of one truth, fitted and compared piece by
     /// piece as `pocketlab compare` compares two value scales: in how many
     /// runs is any piece said to have moved, in Elo and in pawns (each
@@ -419,19 +442,7 @@ mod tests {
         let options = ScaleOptions::new(0);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let study = |rng: &mut ChaCha8Rng| {
-            let matchups: Vec<ScaleMatchup> = plan
-                .iter()
-                .map(|m| {
-                    let unit = m.a == PieceRef::Piece(0) && m.b == PieceRef::Nothing;
-                    let departure = match truth {
-                        Truth::Departing(sd) if !unit => sd * standard_normal(rng),
-                        _ => 0.0,
-                    };
-                    let pm = model.pair_model(model.truth(m.a, m.b).unwrap() + departure);
-                    ScaleMatchup::new(m.a, m.b, play_model(&pm, pairs, rng))
-                })
-                .collect();
-            fit_scale(n, &matchups, &options).unwrap()
+            fit_scale(n, &play_study(&model, &plan, pairs, truth, rng), &options).unwrap()
         };
         let mut any = [0u64; 2];
         for _ in 0..runs {
@@ -515,18 +526,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (mut wrong, mut bounds) = (0u64, vec![0u64; n + 1]);
         for _ in 0..runs {
-            let matchups: Vec<ScaleMatchup> = plan
-                .iter()
-                .map(|m| {
-                    let unit = m.a == PieceRef::Piece(0) && m.b == PieceRef::Nothing;
-                    let departure = match truth {
-                        Truth::Departing(sd) if !unit => sd * standard_normal(&mut rng),
-                        _ => 0.0,
-                    };
-                    let pm = model.pair_model(model.truth(m.a, m.b).unwrap() + departure);
-                    ScaleMatchup::new(m.a, m.b, play_model(&pm, pairs, &mut rng))
-                })
-                .collect();
+            let matchups = play_study(&model, &plan, pairs, truth, &mut rng);
             let fit = fit_scale(n, &matchups, &options).unwrap();
             let least = crate::value_scale::least_classes(&fit, 0.25, 0.05).unwrap();
             bounds[least.classes] += 1;

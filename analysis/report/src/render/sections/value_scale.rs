@@ -51,17 +51,16 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     if let Some(distinct) = &scale.distinct {
         doc.paragraph(distinct_text(distinct));
     }
-    match (&scale.proposed_variant, &scale.proposal_note) {
-        (Some(_), _) => {
+    // A confirmation command exactly when a proposed variant file is written.
+    match (&scale.confirmation, &scale.proposal_note) {
+        (Some(command), _) => {
             doc.paragraph(
                 "The best table is written beside this report as proposed-classes.toml, a variant file \
                  that inherits the variant and sets its classes; this plays, with the scale's player, the \
                  class study of its new within-class pairs (those already within one class today keep the \
                  verdicts of the variant's own class study), which with those verdicts confirms it or not:",
             );
-            doc.push(Block::Code(scale.confirmation.clone().unwrap_or_else(
-                || "pocketlab study proposed-classes.toml".to_owned(),
-            )));
+            doc.push(Block::Code(command.clone()));
         }
         (None, Some(note)) => doc.aside(format!("{note}.")),
         (None, None) => {}
@@ -202,12 +201,12 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
             best.classes.len()
         ));
     }
-    let confirm = match (&scale.proposed_variant, &scale.confirmation) {
-        (Some(_), Some(command)) => format!(
+    let confirm = match &scale.confirmation {
+        Some(command) => format!(
             " It is written as proposed-classes.toml beside this report, and {command} plays the \
              class study of its new within-class pairs."
         ),
-        _ => String::new(),
+        None => String::new(),
     };
     Some(format!(
         "The values support the table {table} (largest spread {spread}, against {today} today; the same \
