@@ -514,15 +514,23 @@ fn pairs_for_power(power: impl Fn(f64) -> f64, target: f64) -> Option<f64> {
 }
 
 /// `P(T ≤ x)` for Student's t with `df` degrees of freedom (the normal's
-/// for infinite or unusable `df`); exactly 0 or 1 at ±∞.
-fn t_cdf(x: f64, df: f64) -> f64 {
+/// for infinite or unusable `df`); exactly 0 or 1 at ±∞. Tests and
+/// intervals share this rule and [`t_quantile`]'s, so that an interval
+/// excludes a value exactly when the test at that value rejects.
+pub(crate) fn t_cdf(x: f64, df: f64) -> f64 {
     if x.is_infinite() {
         return if x > 0.0 { 1.0 } else { 0.0 };
     }
     match StudentsT::new(0.0, 1.0, df) {
-        Ok(t) if df.is_finite() && df >= 1.0 => t.cdf(x),
+        Ok(t) if usable_df(df) => t.cdf(x),
         _ => standard_normal_cdf(x),
     }
+}
+
+/// Finite and positive: Student's t (fewer than one degree of freedom
+/// included, whose tails are heavier still); else the normal.
+fn usable_df(df: f64) -> bool {
+    df.is_finite() && df > 0.0
 }
 
 /// `P(T > z)` with `pairs - 1` degrees of freedom.
@@ -534,7 +542,7 @@ fn t_upper_tail(z: f64, pairs: u64) -> f64 {
 /// for infinite or unusable `df`).
 pub(crate) fn t_quantile(p: f64, df: f64) -> f64 {
     match StudentsT::new(0.0, 1.0, df) {
-        Ok(t) if df.is_finite() && df >= 1.0 => t.inverse_cdf(p),
+        Ok(t) if usable_df(df) => t.inverse_cdf(p),
         _ => standard_normal_quantile(p),
     }
 }
@@ -575,6 +583,20 @@ mod tests {
     use crate::sim::{GameModel, simulate_pairs};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn student_tails_and_quantiles_are_one_rule() {
+        assert!((1.0 - t_cdf(1.96, f64::INFINITY) - 0.025).abs() < 1e-3);
+        assert!(1.0 - t_cdf(1.96, 5.0) > 0.05);
+        assert!((t_cdf(0.0, 12.0) - 0.5).abs() < 1e-12);
+        // Fewer than one degree of freedom: heavier tails than one, and
+        // the quantile inverts the distribution function there too.
+        for df in [0.4, 0.8, 1.0, 3.5, 40.0] {
+            let q = t_quantile(0.975, df);
+            assert!((t_cdf(q, df) - 0.975).abs() < 1e-6, "df {df}: {q}");
+        }
+        assert!(t_quantile(0.975, 0.5) > t_quantile(0.975, 1.0));
+    }
 
     const L95: ConfidenceLevel = ConfidenceLevel::NINETY_FIVE;
 
