@@ -147,18 +147,13 @@ pub(super) fn expand(
                 };
                 indices.push(add_army(cx, key, armies, army)?);
             }
-            match only {
-                None => round_robin(armies, &indices, matchups),
-                Some(only) => {
-                    for (i, &a) in members.iter().enumerate() {
-                        for (j, &b) in members.iter().enumerate().skip(i + 1) {
-                            if only.contains(&(a, b)) || only.contains(&(b, a)) {
-                                add_matchup(armies, indices[i], indices[j], matchups);
-                            }
-                        }
-                    }
-                }
-            }
+            let listed = |i: usize, j: usize| {
+                only.as_ref().is_none_or(|only| {
+                    only.contains(&(members[i], members[j]))
+                        || only.contains(&(members[j], members[i]))
+                })
+            };
+            round_robin(armies, &indices, listed, matchups);
             return Ok(());
         }
         GeneratorFile::Imbalance { a, b } => {
@@ -210,7 +205,7 @@ pub(super) fn expand(
                 .collect::<Result<_, _>>()?
         }
     };
-    round_robin(armies, &named, matchups);
+    round_robin(armies, &named, |_, _| true, matchups);
     Ok(())
 }
 
@@ -507,11 +502,19 @@ fn class_pairs(
     Ok(Some(listed))
 }
 
-/// Every pair among `indices`, in order, skipping matchups already present.
-fn round_robin(armies: &[Army], indices: &[usize], matchups: &mut Vec<Matchup>) {
+/// Every pair among `indices` that `keep` takes (called with positions in
+/// `indices`), in order, skipping matchups already present.
+fn round_robin(
+    armies: &[Army],
+    indices: &[usize],
+    keep: impl Fn(usize, usize) -> bool,
+    matchups: &mut Vec<Matchup>,
+) {
     for (i, &a) in indices.iter().enumerate() {
-        for &b in &indices[i + 1..] {
-            add_matchup(armies, a, b, matchups);
+        for (j, &b) in indices.iter().enumerate().skip(i + 1) {
+            if keep(i, j) {
+                add_matchup(armies, a, b, matchups);
+            }
         }
     }
 }
