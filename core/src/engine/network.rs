@@ -404,12 +404,6 @@ impl Network {
         // Bounded by the weights' bounds: far inside i32.
         cp as i32
     }
-
-    /// The input weights of one input.
-    #[inline]
-    fn row(&self, input: usize) -> &[i32] {
-        &self.input[input * self.hidden..][..self.hidden]
-    }
 }
 
 /// `sums += value × row`, unit by unit.
@@ -437,6 +431,10 @@ pub(crate) struct Accumulator {
     /// The hidden sums seen from White (its pieces as the mover's) and
     /// from Black (ranks mirrored), biases included; empty until first used.
     sums: ByColor<Vec<i32>>,
+    /// The inputs (seen from White, from Black) that changed since the
+    /// sums were last brought up to date, with the change of their values:
+    /// kept to spare an allocation per evaluation.
+    changes: Vec<(ByColor<usize>, i32)>,
 }
 
 impl Accumulator {
@@ -471,6 +469,7 @@ impl Accumulator {
         // twice a fresh sum, and a search rarely jumps so far. A partial
         // sum holds at most the inputs of two positions, within i32 by the
         // bounds validation keeps.
+        self.changes.clear();
         for &(kind, slot) in &inputs.kinds {
             let slot = usize::from(slot);
             for color in Color::ALL {
@@ -480,11 +479,14 @@ impl Accumulator {
                 if changed.any() {
                     let removed = *was & changed;
                     *was = now;
+                    let input = |view, sq| inputs.board_input(view, color, slot, sq);
                     for sq in removed {
-                        self.add_piece(net, inputs, color, slot, sq, -1);
+                        self.changes
+                            .push((ByColor::new_with(|view| input(view, sq)), -1));
                     }
                     for sq in now & changed {
-                        self.add_piece(net, inputs, color, slot, sq, 1);
+                        self.changes
+                            .push((ByColor::new_with(|view| input(view, sq)), 1));
                     }
                 }
                 let was = &mut self.pockets[kind.index()][color];
@@ -492,29 +494,52 @@ impl Accumulator {
                 if *was != now {
                     let delta = i32::from(now) - i32::from(*was);
                     *was = now;
-                    for view in Color::ALL {
-                        let input = inputs.pocket_input(view, color, slot);
-                        add_row(&mut self.sums[view], net.row(input), delta);
-                    }
+                    let input = ByColor::new_with(|view| inputs.pocket_input(view, color, slot));
+                    self.changes.push((input, delta));
                 }
             }
         }
-    }
-
-    /// Adds (`value` 1) or removes (-1) a piece of listed `slot` on `sq`
-    /// in both views.
-    fn add_piece(
-        &mut self,
-        net: &Network,
-        inputs: &NetworkInputs,
-        color: Color,
-        slot: usize,
-        sq: Square,
-        value: i32,
-    ) {
+        if self.changes.is_empty() {
+            return;
+        }
         for view in Color::ALL {
-            let input = inputs.board_input(view, color, slot, sq);
-            add_row(&mut self.sums[view], net.row(input), value);
+            let rows = self
+                .changes
+                .iter()
+                .map(|&(input, value)| (input[view], value));
+            add_rows(&mut self.sums[view], net, rows);
+        }
+    }
+}
+
+/// `sums += value × row` for every `(input, value)` of `rows`, a block of
+/// units at a time: each block of sums is read and written once, and held
+/// in registers while the rows are added (the same integer sums, unit by
+/// unit in the same order, as adding row after row).
+fn add_rows(sums: &mut [i32], net: &Network, rows: impl Iterator<Item = (usize, i32)> + Clone) {
+    let hidden = net.hidden;
+    let mut blocks = sums.chunks_exact_mut(UNIT_BLOCK);
+    for (b, block) in blocks.by_ref().enumerate() {
+        let block: &mut [i32; UNIT_BLOCK] = block.try_into().expect("exact chunks");
+        let mut acc = *block;
+        for (input, value) in rows.clone() {
+            let start = input * hidden + b * UNIT_BLOCK;
+            let row: &[i32; UNIT_BLOCK] = net.input[start..start + UNIT_BLOCK]
+                .try_into()
+                .expect("a block of one row");
+            add_row(&mut acc, row, value);
+        }
+        *block = acc;
+    }
+    let tail = blocks.into_remainder();
+    if !tail.is_empty() {
+        let first = hidden - tail.len();
+        for (input, value) in rows {
+            add_row(
+                tail,
+                &net.input[input * hidden + first..][..tail.len()],
+                value,
+            );
         }
     }
 }
