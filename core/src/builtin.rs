@@ -118,11 +118,19 @@ const PMC_NETWORK: ShippedEval = ShippedEval {
     text: include_str!("../../configs/eval/pmc-network.toml"),
 };
 
-/// The self-play network for drops with fairy armies over `pmc-weights-2.toml`:
-/// +215 against Fairy-Stockfish where `pmc-weights-2.toml` gave +96.
-const DROPS_NETWORK: ShippedEval = ShippedEval {
+/// The self-play network for drops with fairy armies over `pmc-weights-2.toml`
+/// (generation 3): +215 against Fairy-Stockfish where `pmc-weights-2.toml`
+/// gave +96.
+const DROPS_NETWORK_GEN3: ShippedEval = ShippedEval {
     file: "fairy-drops-network.toml",
     text: include_str!("../../configs/eval/fairy-drops-network.toml"),
+};
+
+/// Generation 4 of the same training: +272 against Fairy-Stockfish where
+/// generation 3 gave +235 from the same openings.
+const DROPS_NETWORK: ShippedEval = ShippedEval {
+    file: "fairy-drops-network-2.toml",
+    text: include_str!("../../configs/eval/fairy-drops-network-2.toml"),
 };
 
 /// The self-play network of the fairy armies over the hand-written weights:
@@ -153,6 +161,7 @@ const SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
 const EARLIER_SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
     ("pocket-mutation", PMC_WEIGHTS_2),
     ("pmc-drops", PMC_WEIGHTS_2),
+    ("pmc-drops", DROPS_NETWORK_GEN3),
 ];
 
 /// The evaluation shipped for the variant named `variant` (its `name`,
