@@ -382,17 +382,18 @@ impl Network {
     /// centipawns.
     #[inline]
     fn output_sum(&self, sums: &[i32], output: &[i32]) -> i64 {
-        let one = i64::from(ACTIVATION_ONE);
-        let clipped = sums.iter().map(|&a| i64::from(a.clamp(0, ACTIVATION_ONE)));
+        // An activation times itself or `ACTIVATION_ONE` is at most 2^16,
+        // so it stays an i32 and each product is one widening 32 x 32 bit
+        // multiply, which vectorises (a 64-bit one does not).
+        let clipped = sums.iter().map(|&a| a.clamp(0, ACTIVATION_ONE));
+        let weighted = |(a, &o): (i32, &i32)| i64::from(a) * i64::from(o);
         match self.activation {
             Activation::Clipped => clipped
+                .map(|a| a * ACTIVATION_ONE)
                 .zip(output)
-                .map(|(a, &o)| a * one * i64::from(o))
+                .map(weighted)
                 .sum(),
-            Activation::Squared => clipped
-                .zip(output)
-                .map(|(a, &o)| a * a * i64::from(o))
-                .sum(),
+            Activation::Squared => clipped.map(|a| a * a).zip(output).map(weighted).sum(),
         }
     }
 
