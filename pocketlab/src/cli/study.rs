@@ -207,12 +207,17 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         let budget = ((h * games_per_hour(seconds, threads)) as u64 / 2 * 2).max(2);
         plan.settings().budget_games = Some(args.games.map_or(budget, |g| g.min(budget)));
     }
-    let exp = write_plan(&file, &plan).with_context(|| match (args.hours, plan.settings().budget_games) {
-        (Some(h), Some(games)) => {
-            format!("--hours {h} gives a budget of {games} games, too few for this plan: give more hours")
+    // A plan refused only once this run's probe set its budget from
+    // --hours was refused for that budget.
+    let (text, exp) = parse_plan(&file, &plan).with_context(|| {
+        match (args.hours, probe, plan.settings().budget_games) {
+            (Some(h), Some(_), Some(games)) => format!(
+                "--hours {h} gives a budget of {games} games, too few for this plan: give more hours"
+            ),
+            _ => "the study's plan".to_owned(),
         }
-        _ => "the study's plan".to_owned(),
     })?;
+    write_plan(&file, &text)?;
     println!("study: {}", file.display());
     match &plan {
         Planned::Classes(p) => print_plan(p, probe, threads),
@@ -241,14 +246,12 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
     )
 }
 
-/// Writes the plan's experiment file, refusing to replace a different one
-/// (a study under way with other options, or an edited file) and to write
-/// one that would not play (a budget below the first stage, say); the
-/// experiment it holds.
-fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<Experiment> {
-    let (text, exp) = parse_plan(file, plan)?;
+/// Writes the plan's experiment file `text` (parsed by [`parse_plan`]),
+/// refusing to replace a different one (a study under way with other
+/// options, or an edited file).
+fn write_plan(file: &Path, text: &str) -> anyhow::Result<()> {
     match std::fs::read_to_string(file) {
-        Ok(old) if old == text => Ok(exp),
+        Ok(old) if old == text => Ok(()),
         Ok(_) => anyhow::bail!(
             "{} exists and differs from this study's plan (other options, or edited): play it \
              as it is with `pocketlab run {} --out {}`, or choose another --out",
@@ -256,15 +259,13 @@ fn write_plan(file: &Path, plan: &Planned) -> anyhow::Result<Experiment> {
             file.display(),
             file.with_file_name("log").display()
         ),
-        Err(_) => {
-            replace_whole(file, text.as_bytes())?;
-            Ok(exp)
-        }
+        Err(_) => Ok(replace_whole(file, text.as_bytes())?),
     }
 }
 
 /// The plan's experiment file text, and the experiment as it reads from
-/// `file` (relative paths resolve beside it), nothing written.
+/// `file` (relative paths resolve beside it), nothing written: refused
+/// if it would not play (a budget below the first stage, say).
 fn parse_plan(file: &Path, plan: &Planned) -> anyhow::Result<(String, Experiment)> {
     let text = plan.to_toml();
     // `a.toml` has the parent "", which no directory function accepts.
