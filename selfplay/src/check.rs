@@ -16,20 +16,26 @@ use crate::log::{
 /// One thing wrong with a log, and how to recover.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// What is wrong, naming the file.
     pub what: String,
+    /// What to do about it.
     pub fix: String,
 }
 
 /// What `check_log` found.
 #[derive(Clone, Debug, Default)]
 pub struct CheckReport {
+    /// Every problem found, in the order found; empty for a sound log.
     pub problems: Vec<Problem>,
     /// Facts that are not problems (progress, live writers, leftovers).
     pub notes: Vec<String>,
+    /// Distinct games in the games chunks that read and belong to the
+    /// experiment.
     pub games: u64,
 }
 
 impl CheckReport {
+    /// Whether no problem was found.
     pub fn is_ok(&self) -> bool {
         self.problems.is_empty()
     }

@@ -1,6 +1,6 @@
 //! Playing one colour-swapped game pair.
 //!
-//! A side is played by a [`Player`]: the lab's own engine, built fresh for
+//! A side is played by a `Player`: the lab's own engine, built fresh for
 //! each game, or an external UCI program ([`crate::uci_player`]), whose
 //! process the worker thread keeps between games. Either way the game flow
 //! is the same, and a node- or depth-limited game depends only on the
@@ -24,7 +24,10 @@ use crate::uci_player::{self, Answer, Fault, Stop, UciProcess};
 /// A finished game with its moves.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
+    /// The game's row of the `games` table.
     pub record: GameRecord,
+    /// Its rows of the `moves` table, in ply order; empty when the
+    /// experiment does not log moves.
     pub moves: Vec<MoveRecord>,
 }
 

@@ -7,6 +7,8 @@
 //! * [`log`]: the Parquet schema, atomic chunk writing, reading back.
 //! * [`pgn`]: PGN export of logged games.
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod experiment;
 pub mod files;

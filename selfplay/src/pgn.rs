@@ -17,26 +17,38 @@ use crate::log::{GameId, GameRecord, MoveRecord};
 pub enum PgnError {
     /// The game's start position does not read.
     Start {
+        /// The game's `game_id`.
         game_id: u64,
+        /// Why the start position does not read.
         error: PositionTextError,
     },
     /// A logged move is not a legal move of the replayed position.
     Move {
+        /// The game's `game_id`.
         game_id: u64,
+        /// The move's ply, from 0.
         ply: usize,
+        /// Why the move does not read.
         error: MoveTextError,
     },
     /// A logged move reads but cannot be played.
     Illegal {
+        /// The game's `game_id`.
         game_id: u64,
+        /// The move's ply, from 0.
         ply: usize,
+        /// Why the move cannot be played.
         error: IllegalMove,
     },
     /// The position logged before a move is not the replayed one.
     Position {
+        /// The game's `game_id`.
         game_id: u64,
+        /// The ply of the move the position was logged with, from 0.
         ply: usize,
+        /// The position as logged.
         logged: String,
+        /// The position the replay reached.
         replayed: String,
     },
 }
@@ -155,6 +167,8 @@ pub struct PlayedMove {
     pub text: String,
     /// Who played it, and the move number it was played at.
     pub side: Color,
+    /// The full-move number the move was played at, as the position counts
+    /// it (1 at a usual start position).
     pub number: u16,
 }
 

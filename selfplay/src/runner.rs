@@ -44,14 +44,19 @@ pub type PairScores = Vec<Vec<Option<u8>>>;
 pub struct StagePairs {
     /// 1-based.
     pub number: usize,
+    /// The pairs of each matchup the stage plays (matchups it leaves out
+    /// play none).
     pub ranges: Vec<StageRange>,
 }
 
 /// Pairs `from..to` of one matchup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StageRange {
+    /// Index into [`Experiment::matchups`].
     pub matchup: usize,
+    /// The first pair played (pair indices from 0).
     pub from: u64,
+    /// One past the last pair played.
     pub to: u64,
 }
 
@@ -88,17 +93,23 @@ impl StagePairs {
 /// process asking gets the same answer; an error (the log holds pairs the
 /// design would not have played) stops the run.
 pub trait StagePlanner: Sync {
+    /// The stage to play next given every matchup's pair results so far;
+    /// `Ok(None)` when the study is over, `Err` with the reason when the log
+    /// holds pairs the design would not have played.
     fn next_stage(&self, scores: &PairScores) -> Result<Option<StagePairs>, String>;
 }
 
 /// Which part of the schedule this process plays: pairs with `pair % count == index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
+    /// This shard, `0..count`.
     pub index: u32,
+    /// The number of shards the schedule is split into (at least 1).
     pub count: u32,
 }
 
 impl Shard {
+    /// The whole schedule in one process (`0/1`).
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Whether this shard plays pair `pair` (of any matchup).
@@ -135,70 +146,104 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// How and where a run plays.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
+    /// The log directory: created if absent, resumed if it holds a log.
     pub out_dir: PathBuf,
+    /// Worker threads playing pairs in parallel (0 counts as 1).
     pub threads: usize,
+    /// The part of the schedule this process plays.
     pub shard: Shard,
     /// No progress bar or periodic lines.
     pub quiet: bool,
 }
 
+/// What a run did.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
+    /// Each matchup's results over the whole log (resumed and played
+    /// games), in the experiment's matchup order.
     pub matchups: Vec<MatchupSummary>,
     /// Games found in the log when the run started.
     pub resumed_games: u64,
     /// Games played by this run.
     pub played_games: u64,
+    /// Wall-clock time of the run, seconds.
     pub seconds: f64,
+    /// Whether the interrupt flag stopped the run before its schedule
+    /// ended (running again resumes it).
     pub interrupted: bool,
     /// For a staged study: the stages played and where the study stands.
     pub stages: Option<StageReport>,
 }
 
+/// Why a run stopped or did not start.
 #[derive(Debug, Error)]
 pub enum RunError {
+    /// The log could not be opened, read or written, or it belongs to
+    /// another run (its manifest differs, another process holds the shard).
     #[error(transparent)]
     Log(#[from] LogError),
     /// An external engine cannot play as the experiment sets it up.
     #[error(transparent)]
     Engine(#[from] ExperimentError),
+    /// The worker thread pool could not be built.
     #[error("cannot start {threads} worker threads: {reason}")]
-    Threads { threads: usize, reason: String },
+    Threads {
+        /// The threads asked for ([`RunOptions::threads`]).
+        threads: usize,
+        /// Why the pool failed.
+        reason: String,
+    },
+    /// An experiment with an SPRT stop rule was run with more than one shard.
     #[error(
         "the SPRT stop rule needs the whole schedule in one process; run without --shard, or drop [stop.sprt]"
     )]
     SprtWithShards,
+    /// [`run`] was given an experiment under an adaptive design, which
+    /// [`run_stages`] plays.
     #[error(
         "this experiment uses an adaptive design (sequential-equivalence or value-scale), which \
          runs in stages planned by the analysis: run it with `pocketlab run`"
     )]
     NeedsStages,
+    /// [`run_stages`] was given an experiment without an adaptive design.
     #[error(
         "only an experiment with design = \"sequential-equivalence\" or \"value-scale\" runs in \
          stages"
     )]
     NotStaged,
+    /// [`run_stages`] was given more than one shard but no stage to play.
     #[error(
         "a sequential design split into shards plays one stage at a time, each planned from the \
          whole log of the stages before it: add --stage K (see configs/cluster/slurm-stages.sh)"
     )]
     ShardsNeedStage,
+    /// [`run_stages`] was asked for stage 0.
     #[error("stages are numbered from 1")]
     StageNumber,
+    /// The stage asked for cannot start: an earlier stage is not complete
+    /// in the log.
     #[error(
         "stage {wanted} cannot start: stage {incomplete} is not complete ({missing} pairs missing \
          from the log). Run stage {incomplete} first, every shard of it (a shard still running, \
          or failed, leaves it incomplete)"
     )]
     StageNotReady {
+        /// The stage asked for.
         wanted: usize,
+        /// The first stage not complete.
         incomplete: usize,
+        /// Pairs of `incomplete` missing from the log, over every shard.
         missing: u64,
     },
+    /// The planner refused the log: it holds pairs the design would not have
+    /// played (the planner's reason).
     #[error("the log does not follow the design: {0}")]
     Design(String),
+    /// The engines' hash tables would exceed the memory budget
+    /// ([`check_memory`]).
     #[error(
         "the engines' hash tables would need up to {needed_mb} MiB ({per_game_mb} MiB per game: \
          both players' hash_mb; times {threads} worker threads), more than the memory budget of \
@@ -206,19 +251,31 @@ pub enum RunError {
          fewer --threads, or raise the budget with --max-memory-mb {needed_mb}"
     )]
     Memory {
+        /// MiB the hash tables would take at most, over every worker.
         needed_mb: u64,
+        /// MiB of the hungriest matchup's game: both players' hash tables.
         per_game_mb: u64,
+        /// Worker threads.
         threads: usize,
+        /// The budget, MiB.
         budget_mb: u64,
     },
+    /// The log holds a game whose matchup index the experiment does not have,
+    /// or has under another name.
     #[error(
         "{file}: game {game} names matchup {matchup}, which experiment '{experiment}' {reason}"
     )]
     ForeignGame {
+        /// The log directory.
         file: String,
+        /// The game's `game_id`.
         game: u64,
+        /// The matchup name the game logs.
         matchup: String,
+        /// The experiment's name.
         experiment: String,
+        /// How the experiment differs: `does not have` (no matchup at the
+        /// game's index) or `has under another name`.
         reason: String,
     },
 }

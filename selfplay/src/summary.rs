@@ -8,16 +8,26 @@ use crate::log::{GameRecord, SprtAccepted};
 /// One matchup's results from army A's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchupSummary {
+    /// The matchup's name, `A-vs-B`.
     pub name: String,
+    /// Games army A won.
     pub a_wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games army B won.
     pub b_wins: u64,
+    /// Whole pairs (both games logged) by A's half points over the pair.
     pub pairs: Pentanomial,
+    /// The SPRT's log-likelihood ratio after the last pair counted; `None`
+    /// without an SPRT or before its first pair.
     pub sprt_llr: Option<f64>,
+    /// The hypothesis the SPRT accepted, once it stopped the matchup;
+    /// `None` while it goes on (or without an SPRT).
     pub sprt_decision: Option<SprtAccepted>,
 }
 
 impl MatchupSummary {
+    /// Games counted: A's wins, draws and B's wins.
     pub fn games(&self) -> u64 {
         self.a_wins + self.draws + self.b_wins
     }

@@ -44,6 +44,9 @@ pub struct UciEngine {
     pub path: PathBuf,
     /// Its arguments, and whether the file set them.
     pub args: Vec<String>,
+    /// Whether the file set `args` (the logged description then names
+    /// them); else the default: none, or `uci` for a program named
+    /// `pocketlab…`.
     pub args_explicit: bool,
     /// Where the process runs: the experiment file's directory, so relative
     /// paths in option values (`VariantPath`, `EvalFile`) resolve like the
@@ -51,6 +54,7 @@ pub struct UciEngine {
     pub dir: PathBuf,
     /// Options in the order they are sent (by name), values as text.
     pub options: Vec<(String, String)>,
+    /// What the engine is told about the variant.
     pub variant: UciVariant,
     /// `timeout_ms` when set (else the experiment's default answer timeout).
     pub timeout_ms: Option<u64>,
@@ -74,7 +78,12 @@ pub enum UciVariant {
     /// This name as `UCI_Variant`. `explicit`: set by `uci_variant`, so an
     /// engine without the option is an error; else the experiment's
     /// variant name, sent when the engine has the option.
-    Name { name: String, explicit: bool },
+    Name {
+        /// The variant name sent.
+        name: String,
+        /// Whether `uci_variant` set the name.
+        explicit: bool,
+    },
     /// `uci_variant = ""`: none is sent (the options define the variant).
     Unset,
 }
@@ -132,6 +141,7 @@ impl fmt::Display for Fault {
 /// Why a wait for an engine ended without an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// The engine failed: its side loses the game.
     Fault(Fault),
     /// The run was interrupted (the game is not logged).
     Interrupted,
@@ -150,8 +160,12 @@ impl From<Fault> for Stop {
 /// of each), the score from the mover's view as the lab's engine gives it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// Search depth, plies; `None` when no `info` line gave one.
     pub depth: Option<u32>,
+    /// Nodes searched; `None` when no `info` line gave them.
     pub nodes: Option<u64>,
+    /// Centipawns from the mover's view, mates as `±(MATE - plies)`;
+    /// `None` when no `info` line gave a `cp` or `mate` score.
     pub score: Option<i32>,
 }
 
@@ -209,6 +223,7 @@ fn uci_score(kind: &str, value: i64) -> Option<i32> {
 pub struct Answer {
     /// The move text after `bestmove` (empty if there was none).
     pub best: String,
+    /// What the `info` lines of this search said.
     pub info: SearchInfo,
 }
 

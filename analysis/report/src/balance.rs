@@ -13,7 +13,8 @@ use super::model::{GameBalance, LengthStats, PieceUse};
 use super::read::{GamesSummary, ReportError, log_error, read_logged_games, search_depths};
 use pocketlab_stats::{ConfidenceLevel, clustered_mean};
 
-/// Games sampled per matchup to measure the branching factor.
+/// Pairs sampled per matchup (their two games each) to measure the
+/// branching factor.
 const BRANCHING_PAIRS: u64 = 20;
 
 pub(super) fn game_balance(

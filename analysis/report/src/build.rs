@@ -1,8 +1,8 @@
-//! From log directories to a [`Report`]: read the logs ([`super::read`]),
-//! compute the statistics (the pawn unit in [`super::calibration`], per
-//! matchup in [`super::matchups`], per group in [`super::groups`], the
-//! game's balance in [`super::balance`], colours in [`super::colours`]),
-//! and put them in words ([`super::wording`]).
+//! From log directories to a [`Report`]: read the logs (`super::read`),
+//! compute the statistics (the pawn unit in `super::calibration`, per
+//! matchup in `super::matchups`, per group in `super::groups`, the
+//! game's balance in `super::balance`, colours in `super::colours`),
+//! and put them in words (`super::wording`).
 
 use std::path::PathBuf;
 

@@ -36,13 +36,20 @@ pub const ALPHA: f64 = 0.05;
 /// One study's finding for a pair, oriented as the comparison's pair.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairFinding {
+    /// The study's verdict on the pair.
     pub kind: VerdictKind,
     /// A minus B per piece exchanged in Elo, and in pawns (NaN where the
     /// study's unit does not resolve it), each with its standard error.
     pub elo_per_piece: f64,
+    /// Standard error of `elo_per_piece`.
     pub elo_per_piece_std_error: f64,
+    /// A minus B per piece exchanged in pawns of the study's own unit (NaN
+    /// where that unit does not resolve it).
     pub pawns_per_piece: f64,
+    /// Standard error of `pawns_per_piece`, the unit's error included (delta
+    /// method).
     pub pawns_per_piece_std_error: f64,
+    /// Games the study played of the pair.
     pub games: u64,
 }
 
@@ -58,23 +65,34 @@ pub enum Shift {
     Untested,
 }
 
+/// A pair both studies rated: each study's finding, and how much the difference
+/// changed.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairComparison {
     /// The first study's group title (`Class 3: rook, nightrider, …`).
     pub group: String,
+    /// The pair's first player (A), as the first study names it.
     pub a: String,
+    /// The pair's second player (B).
     pub b: String,
+    /// The first study's finding.
     pub first: PairFinding,
+    /// The second study's finding, turned round to A minus B where that study
+    /// played the pair as B against A.
     pub second: PairFinding,
     /// Second minus first in Elo per piece: the change, its interval at
     /// the comparison's `level`, and z.
     pub elo_change: f64,
+    /// Interval of `elo_change` at the comparison's `level`.
     pub elo_change_interval: (f64, f64),
+    /// The change over its standard error.
     pub z: f64,
     /// The same in pawns per piece (NaN where either study gives no size
     /// in pawns).
     pub pawns_change: f64,
+    /// Interval of `pawns_change` at the comparison's `level`.
     pub pawns_change_interval: (f64, f64),
+    /// Whether the difference moved, by the Elo test (Holm across the pairs).
     pub shift: Shift,
 }
 
@@ -82,43 +100,63 @@ pub struct PairComparison {
 /// each, and the change.
 #[derive(Clone, Debug, Serialize)]
 pub struct PieceComparison {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// The piece's name, as in the variant file.
     pub name: String,
     /// Each scale's value in Elo and in pawns with standard errors (pawns
     /// NaN where that scale's unit does not bound them).
     pub first_elo: f64,
+    /// Standard error of `first_elo`.
     pub first_elo_std_error: f64,
+    /// The first scale's value in pawns.
     pub first_pawns: f64,
+    /// Standard error of `first_pawns`.
     pub first_pawns_std_error: f64,
+    /// The second scale's value in Elo.
     pub second_elo: f64,
+    /// Standard error of `second_elo`.
     pub second_elo_std_error: f64,
+    /// The second scale's value in pawns.
     pub second_pawns: f64,
+    /// Standard error of `second_pawns`.
     pub second_pawns_std_error: f64,
     /// Second minus first in Elo, with its interval at the comparison's
     /// `pieces_level`, z, and the Elo test's answer.
     pub elo_change: f64,
+    /// Interval of `elo_change` at `pieces_level`.
     pub elo_change_interval: (f64, f64),
+    /// The Elo change over its standard error.
     pub z: f64,
+    /// Whether the value moved in Elo (Holm across the pieces).
     pub shift: Shift,
     /// Second minus first in pawns (each scale's own unit), with its
     /// interval at `pieces_pawns_level`, and the pawns test's answer
     /// (untested for the pawn, 1 by definition in both).
     pub pawns_change: f64,
+    /// Interval of `pawns_change` at `pieces_pawns_level`.
     pub pawns_change_interval: (f64, f64),
+    /// Whether the value moved in pawns (Holm across the pieces).
     pub pawns_shift: Shift,
 }
 
 /// The pairs two studies share, and those only one of them played.
 #[derive(Clone, Debug, Serialize)]
 pub struct Comparison {
+    /// What the first study is called in the comparison.
     pub first_label: String,
+    /// What the second study is called in the comparison.
     pub second_label: String,
+    /// The pairs both studies rated, in the first study's order.
     pub pairs: Vec<PairComparison>,
     /// The pieces both value scales value (empty unless both studies are
     /// value scales), and the levels of their change intervals in Elo and
     /// in pawns (each Holm across the pieces, as `level` across the pairs).
     pub pieces: Vec<PieceComparison>,
+    /// Confidence level of the pieces' Elo change intervals (1 without pieces).
     pub pieces_level: f64,
+    /// Confidence level of the pieces' pawn change intervals (1 without
+    /// pieces).
     pub pieces_pawns_level: f64,
     /// The confidence level of the change intervals: `1 - α/h` with `h`
     /// the pairs Holm left open, so an interval excludes 0 exactly when
@@ -126,6 +164,7 @@ pub struct Comparison {
     pub level: f64,
     /// `A vs B` of pairs only the first (second) study decided on.
     pub only_first: Vec<String>,
+    /// `A vs B` of pairs only the second study decided on.
     pub only_second: Vec<String>,
 }
 

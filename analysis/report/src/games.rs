@@ -24,9 +24,13 @@ const RANKS: u8 = 8;
 /// What the selection needs of a logged game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameLength {
+    /// The game's id in the log.
     pub game_id: u64,
+    /// The matchup's index in the experiment.
     pub matchup: u32,
+    /// The game's length, plies.
     pub plies: u32,
+    /// White's score: 1, 0.5 or 0.
     pub white_score: f64,
 }
 
@@ -34,7 +38,10 @@ pub struct GameLength {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
     /// The matchup's shortest win for its first army (A) or second (B).
-    ShortestWin { by_first_army: bool },
+    ShortestWin {
+        /// Won by army A (else by army B).
+        by_first_army: bool,
+    },
     /// A game of the matchup's median length.
     Median,
 }

@@ -1,9 +1,11 @@
 //! Balance reports: from Parquet logs to verdicts, tables and plots.
 //!
-//! Reading the log ([`read`]) is kept apart from the statistics (the pawn
+//! Reading the log (`read`) is kept apart from the statistics (the pawn
 //! unit, matchups, groups, balance, colours) and from their wording, and
 //! [`build`] puts the three together into the one [`Report`] every
 //! renderer reads.
+
+#![warn(missing_docs)]
 
 pub mod adaptive;
 mod advice;

@@ -14,14 +14,23 @@ pub use scale::{
 /// Where the report came from, for reproduction.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExperimentInfo {
+    /// The experiment's name, as in its file.
     pub name: String,
+    /// The experiment's description, as in its file (empty if it gives none).
     pub description: String,
     /// The variant as played (its name) and the rule overrides in force (variant-file TOML, empty if none).
     pub variant: String,
+    /// The variant's one-line description, as in its file.
     pub variant_description: String,
+    /// The rule overrides in force, as variant-file TOML (empty if none).
     pub rule_overrides: String,
+    /// The experiment's seed, from which every game's seed is derived.
     pub seed: u64,
+    /// The version of the lab that wrote the log (`pocketlab` and its version
+    /// number), from the log's manifest.
     pub code_version: String,
+    /// FNV-1a hash of the experiment file's text, as hex, from the log's
+    /// manifest: logs with the same hash ran the same file.
     pub experiment_hash: String,
     /// The experiment file as run.
     pub experiment_text: String,
@@ -46,11 +55,18 @@ pub struct EvalPieceValues {
     pub pieces: Vec<EvalPieceValue>,
 }
 
+/// One piece's value under one evaluation.
 #[derive(Clone, Debug, Serialize)]
 pub struct EvalPieceValue {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// The piece's name, as in the variant file.
     pub name: String,
+    /// Its class in the variant's class table (1-based; `None`: not in the
+    /// table).
     pub class: Option<u8>,
+    /// Its value on the board, centipawns: the evaluation's own entry for it,
+    /// else the variant's.
     pub centipawns: i32,
 }
 
@@ -79,6 +95,8 @@ pub struct Calibration {
     pub std_error: f64,
     /// 95% interval of the Elo per pawn, when measured.
     pub interval: Option<(f64, f64)>,
+    /// How the Elo per pawn was obtained (measured, assumed, or not
+    /// measurable).
     pub source: CalibrationSource,
     /// Colour-swapped pairs of the pawn-odds matchup (0 when assumed).
     pub pairs: u64,
@@ -97,7 +115,7 @@ pub enum ScoreModel {
 }
 
 /// What a matchup's two armies differ in, and so what its result
-/// measures (derived from the armies by [`super::matchups`]).
+/// measures (derived from the armies by `super::matchups`).
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum Compared {
@@ -114,24 +132,44 @@ pub enum Compared {
 /// One matchup's result from army A's point of view.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchupStats {
+    /// The matchup's name, as in the experiment file.
     pub name: String,
+    /// Army A's name: every figure is A's side of the matchup.
     pub a: String,
+    /// Army B's name.
     pub b: String,
+    /// What the two armies differ in, and so what the result measures.
     pub compared: Compared,
+    /// Games played.
     pub games: u64,
+    /// Games A won.
     pub a_wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games B won.
     pub b_wins: u64,
     /// Complete colour-swapped pairs, and their A half-point counts 0..=4.
     pub pairs: u64,
+    /// Complete pairs by A's half points in the pair: index 0 (A lost both
+    /// games) to 4 (A won both).
     pub pentanomial: [u64; 5],
+    /// The score model behind the figures: pentanomial over pairs when every
+    /// game has its colour-swapped twin (and at least two pairs are complete),
+    /// else trinomial over games.
     pub model: ScoreModel,
+    /// A's mean score per game, 0..1 (NaN when the games give no score
+    /// summary).
     pub score: f64,
+    /// 95% interval of `score` (normal approximation, clipped to 0..1).
     pub score_interval: (f64, f64),
+    /// Standard error of `score`.
     pub score_std_error: f64,
     /// A minus B in Elo, with its 95% interval and standard error.
     pub elo: f64,
+    /// 95% interval of `elo`, mapped from the score's (asymmetric; an end is
+    /// infinite at a score of 0 or 1).
     pub elo_interval: (f64, f64),
+    /// Standard error of `elo` (delta method).
     pub elo_std_error: f64,
     /// Pieces the two armies exchange (two knights become bishops: 2), when
     /// they differ in nothing else.
@@ -139,14 +177,20 @@ pub struct MatchupStats {
     /// A minus B in pawns for the armies, with its 95% interval (the pawn
     /// unit's uncertainty included: Fieller).
     pub pawns: f64,
+    /// 95% interval of `pawns` (NaN, like `pawns`, where the pawn unit does not
+    /// resolve sizes in pawns).
     pub pawns_interval: (f64, f64),
     /// The same per piece exchanged (NaN when `pieces` is unknown).
     pub pawns_per_piece: f64,
+    /// 95% interval of `pawns_per_piece` (NaN when `pieces` is unknown or the
+    /// pawn unit does not resolve it).
     pub pawns_per_piece_interval: (f64, f64),
     /// Likelihood that A is stronger.
     pub los: f64,
     /// White's score within this matchup (colours are balanced by design).
     pub white_score: f64,
+    /// The SPRT's state at the matchup's last logged pair (`None`: no SPRT ran
+    /// on it).
     pub sprt: Option<SprtOutcome>,
     /// The SPRT stopped this matchup once decided: its fixed-sample
     /// intervals and verdicts are conditional on stopping.
@@ -182,8 +226,11 @@ impl PublishedAgreement {
 /// (known values as sanity checks, from the experiment file).
 #[derive(Clone, Debug, Serialize)]
 pub struct PublishedCheck {
+    /// The matchup's name, as in the experiment file.
     pub matchup: String,
+    /// Army A's name.
     pub a: String,
+    /// Army B's name.
     pub b: String,
     /// Who published the figure.
     pub source: String,
@@ -192,13 +239,19 @@ pub struct PublishedCheck {
     /// A minus B in pawns as the lab measured it, with its 95% interval
     /// (NaN when not measured).
     pub lab_pawns: f64,
+    /// The lab's 95% interval in pawns (NaN when not measured; an end is
+    /// infinite while the pawn unit is too uncertain to bound it).
     pub lab_interval: (f64, f64),
+    /// Games the lab played of the matchup (0: not played).
     pub games: u64,
+    /// Where the published figure stands against the lab's interval.
     pub agreement: PublishedAgreement,
 }
 
+/// Where a matchup's SPRT stood at its last logged pair.
 #[derive(Clone, Debug, Serialize)]
 pub struct SprtOutcome {
+    /// The log-likelihood ratio after the last logged pair.
     pub llr: f64,
     /// `H0`, `H1` or `continue`.
     pub decision: String,
@@ -215,22 +268,37 @@ impl SprtOutcome {
 /// stronger, in Elo, and the SPRT's decision when one ran.
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineVerdict {
+    /// The matchup's name, as in the experiment file.
     pub matchup: String,
+    /// Army A's name.
     pub a: String,
+    /// Army B's name.
     pub b: String,
     /// The engines as logged (`uci=… nodes=3000`, `nodes=10000 eval=default`).
     pub a_engine: String,
+    /// Army B's engine, described the same way.
     pub b_engine: String,
     /// A minus B in Elo, with its 95% interval.
     pub elo: f64,
+    /// 95% interval of `elo`.
     pub elo_interval: (f64, f64),
+    /// Likelihood of superiority: the probability that A's engine is truly
+    /// stronger, 0..1.
     pub los: f64,
+    /// Games played.
     pub games: u64,
+    /// Complete colour-swapped pairs.
     pub pairs: u64,
+    /// Stronger, weaker or undecided, by the 95% Elo interval.
     pub kind: EngineVerdictKind,
+    /// The SPRT's state at the matchup's last logged pair (`None`: no SPRT ran
+    /// on it).
     pub sprt: Option<SprtOutcome>,
     /// The SPRT's hypotheses in Elo (`elo0`, `elo1`) and its LLR bounds.
     pub sprt_elo: Option<(f64, f64)>,
+    /// The SPRT's lower and upper LLR bounds (accept `H0` at or below the
+    /// first, `H1` at or above the second); `None` when the experiment does not
+    /// stop by SPRT.
     pub sprt_bounds: Option<(f64, f64)>,
     /// The verdict in plain words.
     pub text: String,
@@ -258,14 +326,24 @@ pub struct PlayerRating {
     pub name: String,
     /// Readable label: `N (knight)`.
     pub label: String,
+    /// Rating in logistic Elo from the group's Bradley-Terry fit: its
+    /// predicted head-to-head Elo against each player of the group, averaged
+    /// over the group (the ratings of a group sum to 0).
     pub elo: f64,
+    /// 95% interval of `elo`.
     pub elo_interval: (f64, f64),
     /// In pawns for the army, and per piece exchanged (when the group's
     /// matchups all exchange the same number of pieces).
     pub pawns: f64,
+    /// 95% interval of `pawns` (Fieller; NaN where the pawn unit does not
+    /// resolve sizes in pawns).
     pub pawns_interval: (f64, f64),
+    /// The rating in pawns per piece exchanged (NaN when the group's matchups
+    /// do not all exchange the same number of pieces).
     pub pawns_per_piece: f64,
+    /// 95% interval of `pawns_per_piece`.
     pub pawns_per_piece_interval: (f64, f64),
+    /// Games the player played against the group's other players.
     pub games: u64,
 }
 
@@ -276,10 +354,15 @@ pub struct PlayerRating {
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum VerdictKind {
+    /// Equivalent: the difference per piece is shown to lie within the margin.
     Equivalent,
+    /// Different: one side is shown stronger, and not equivalent.
     Different,
+    /// Both: equivalent within the margin, and yet one side measurably
+    /// stronger.
     #[serde(rename = "equivalent-stronger")]
     EquivalentStronger,
+    /// Neither claim shown: the pair is not settled.
     Inconclusive,
 }
 
@@ -298,14 +381,21 @@ impl VerdictKind {
 /// The equivalence verdict for one pair of players.
 #[derive(Clone, Debug, Serialize)]
 pub struct PairVerdict {
+    /// Army A's name (a piece letter in class experiments).
     pub a: String,
+    /// Army B's name.
     pub b: String,
     /// A minus B in Elo for the armies, and the difference test's own
     /// interval at its level `elo_level` (it excludes 0 exactly when the
     /// verdict shows a side stronger), with the Elo's standard error.
     pub elo: f64,
+    /// The difference test's interval of `elo`, at level `elo_level` (NaN when
+    /// no test could be run).
     pub elo_interval: (f64, f64),
+    /// Confidence level of `elo_interval` as a share (0.95 = 95%), Holm's level
+    /// in force for the pair; NaN when no test could be run.
     pub elo_level: f64,
+    /// Standard error of `elo`.
     pub elo_std_error: f64,
     /// Pieces the matchup exchanges (`None`: the armies differ in more, and
     /// are compared whole).
@@ -317,21 +407,32 @@ pub struct PairVerdict {
     /// where the unit does not resolve a size in pawns (see
     /// [`pocketlab_stats::PawnUnit::resolves`]). The margin applies per piece.
     pub pawns: f64,
+    /// The verdict's interval of `pawns`, at level `pawns_level`.
     pub pawns_interval: (f64, f64),
+    /// A minus B in pawns per piece exchanged.
     pub pawns_per_piece: f64,
+    /// The verdict's interval of `pawns_per_piece`, at level `pawns_level`.
     pub pawns_per_piece_interval: (f64, f64),
+    /// Confidence level of the pawn intervals as a share (0.95 = 95%); NaN
+    /// where no pawn figure is given.
     pub pawns_level: f64,
     /// The pawn unit the tests used (Elo per pawn and its standard error).
     pub unit_elo_per_pawn: f64,
+    /// Standard error of `unit_elo_per_pawn`, Elo.
     pub unit_std_error: f64,
     /// A minus B in Elo for comparing studies, with its standard error:
     /// under the sequential design the bias-adjusted estimate (the lean of
     /// stopping at a boundary taken out, [`pocketlab_stats::sequential::adjust`]),
     /// else the plain one.
     pub elo_for_comparison: f64,
+    /// Standard error of `elo_for_comparison` (NaN, like it, when the
+    /// sequential design gives no adjusted estimate).
     pub elo_for_comparison_std_error: f64,
+    /// Games of the matchup.
     pub games: u64,
+    /// Complete colour-swapped pairs of the matchup.
     pub pairs: u64,
+    /// The verdict.
     pub kind: VerdictKind,
     /// The verdict in one short sentence, e.g. "Bishop and knight:
     /// equivalent within a quarter pawn." or "Nightrider stronger than rook
@@ -341,7 +442,12 @@ pub struct PairVerdict {
     pub text: String,
     /// Unadjusted p-values (the verdict is Holm-corrected within the group).
     pub tost_p: f64,
+    /// Unadjusted two-sided p-value of no difference (NaN when no test could be
+    /// run).
     pub difference_p: f64,
+    /// Inconclusive: about how many more pairs of this matchup would settle it,
+    /// the pawn unit as it is (`None`: no such figure, e.g. decided, or only
+    /// more calibration pairs can settle it).
     pub more_pairs_needed: Option<u64>,
     /// Inconclusive, and more pairs of this matchup cannot settle it while
     /// the pawn unit is this uncertain: play more pawn-odds pairs.
@@ -444,13 +550,17 @@ impl AdaptiveStatus {
 /// One matchup of an adaptive study: when it was decided and what it cost.
 #[derive(Clone, Debug, Serialize)]
 pub struct AdaptiveMatchup {
+    /// The matchup's name, as in the experiment file.
     pub name: String,
     /// `R (rook) vs I (nightrider)`.
     pub label: String,
+    /// Decided (and how), still playing, or stopped undecided.
     pub status: AdaptiveStatus,
     /// The look (1-based) that decided it, or its last look.
     pub look: usize,
+    /// Pairs played through its last look.
     pub pairs: u64,
+    /// Games played through its last look (two per pair).
     pub games: u64,
     /// For an undecided matchup: about how many more pairs would settle it
     /// (a fixed-sample planning figure at its Holm level).
@@ -462,15 +572,23 @@ pub struct AdaptiveMatchup {
 /// The sequential-equivalence design of a study, and what it did.
 #[derive(Clone, Debug, Serialize)]
 pub struct AdaptiveSummary {
+    /// How the design spends its α over the looks, as the experiment file
+    /// spells it (`haybittle-peto`, `obrien-fleming` or `pocock`).
     pub spending: String,
+    /// Pairs per matchup between two looks.
     pub look_every: u64,
+    /// Pairs per matchup at most (the calibration's too).
     pub max_pairs: u64,
+    /// Games the whole study may play (`None`: no limit but the caps).
     pub budget_games: Option<u64>,
+    /// The equivalence margin, pawns per piece exchanged.
     pub margin_pawns: f64,
+    /// Error rate of each kind of claim per class (Holm), e.g. 0.05.
     pub alpha: f64,
     /// The calibration stops once no open pair of pieces has this chance
     /// of an equivalence verdict (`None`: it plays while any is open).
     pub calibration_futility: Option<f64>,
+    /// Looks the design plans, the last at `max_pairs`.
     pub looks_planned: usize,
     /// Looks taken so far.
     pub looks_done: usize,
@@ -479,11 +597,13 @@ pub struct AdaptiveSummary {
     /// Games through the last look, and what the fixed design (every
     /// matchup and the calibration at `max_pairs`) would play.
     pub games: u64,
+    /// Games the fixed design would play.
     pub fixed_games: u64,
     /// Pairs of pieces decided.
     pub decided: usize,
     /// One sentence.
     pub text: String,
+    /// The pawn-odds matchup that calibrates the study (`None`: it has none).
     pub calibration: Option<AdaptiveMatchup>,
     /// The pairs of pieces, in experiment order.
     pub matchups: Vec<AdaptiveMatchup>,
@@ -494,13 +614,22 @@ pub struct AdaptiveSummary {
 pub struct RatingGroup {
     /// `Class 3: rook, nightrider, super bishop` or `Armies: a, b, c`.
     pub title: String,
+    /// The class, when every player is a piece of one class (`None`: a group of
+    /// armies).
     pub class: Option<u8>,
     /// Pieces every matchup of the group exchanges, when they agree.
     pub pieces: Option<u32>,
+    /// Each player's rating, in the experiment's army order (empty when the fit
+    /// failed).
     pub players: Vec<PlayerRating>,
-    /// Bradley-Terry fit terms.
+    /// White's advantage in Elo, from the group's Bradley-Terry fit (NaN
+    /// when the fit failed).
     pub white_advantage_elo: f64,
+    /// Davidson's draw parameter ν of the fit: P(draw)/P(win) between equal
+    /// players, White's advantage removed (NaN when the fit failed).
     pub draw_parameter: f64,
+    /// The verdict of every pair that met directly, in experiment order,
+    /// Holm-corrected together.
     pub pairs: Vec<PairVerdict>,
     /// One line for the whole group: holds, fails or not settled, and how
     /// many pairs say so.
@@ -536,16 +665,25 @@ pub fn group_status(pairs: &[PairVerdict]) -> GroupStatus {
 /// Game-balance figures like the published studies report them.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameBalance {
+    /// Games logged, over every matchup.
     pub games: u64,
+    /// White's mean score per game, 0..1 (NaN without games).
     pub white_score: f64,
+    /// 95% interval of `white_score`, the colour-swapped pair taken as the
+    /// independent unit, clipped to 0..1.
     pub white_score_interval: (f64, f64),
+    /// Share of games drawn, 0..1 (NaN without games).
     pub draw_rate: f64,
+    /// Share of games won by either side, 0..1 (1 minus `draw_rate`).
     pub decisive_rate: f64,
     /// `(termination, games)`, most frequent first.
     pub terminations: Vec<(String, u64)>,
+    /// How long the games were, plies.
     pub length: LengthStats,
     /// Mean legal moves per position over a sample of logged positions.
     pub branching_factor: Option<f64>,
+    /// Positions behind `branching_factor` (those of the first 20 pairs of
+    /// every matchup, replayed).
     pub branching_sample: u64,
     /// How deep the searches of the games went (`None`: no searched move
     /// logged a depth).
@@ -555,17 +693,25 @@ pub struct GameBalance {
 /// The depths the engine's searches reached, over every searched move.
 #[derive(Clone, Debug, Serialize)]
 pub struct SearchDepth {
+    /// Median depth reached, plies.
     pub median: f64,
+    /// Mean depth reached, plies.
     pub mean: f64,
     /// Searched moves behind the figures.
     pub moves: u64,
 }
 
+/// How long the games were, in plies (NaN figures and no histogram without
+/// games).
 #[derive(Clone, Debug, Serialize)]
 pub struct LengthStats {
+    /// Mean length, plies.
     pub mean: f64,
+    /// Median length, plies.
     pub median: f64,
+    /// 10th percentile of the lengths, plies.
     pub p10: f64,
+    /// 90th percentile of the lengths, plies.
     pub p90: f64,
     /// `(from ply, to ply exclusive, games)`.
     pub histogram: Vec<(u32, u32, u64)>,
@@ -574,15 +720,19 @@ pub struct LengthStats {
 /// How often each piece type takes part in pocket moves, over all games.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PieceUse {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// The piece's name, as in the variant file.
     pub name: String,
     /// Pieces of this type put in a pocket (any choice).
     pub pocket_ins: u64,
     /// Mutations away from / into this type (ranks 1-7).
     pub mutated_from: u64,
+    /// Mutations into this type.
     pub mutated_into: u64,
     /// Promotions (by pocketing from the last rank, or FIDE) into this type.
     pub promoted_into: u64,
+    /// Drops of this type from a pocket onto the board.
     pub drops: u64,
 }
 
@@ -591,6 +741,7 @@ pub struct PieceUse {
 pub struct ColourValue {
     /// The map letter (`Y`) and the colour's name (`yellow`).
     pub letter: String,
+    /// The colour's name (`yellow`).
     pub name: String,
     /// The Betza move of a piece standing there.
     pub betza: String,
@@ -603,6 +754,8 @@ pub struct ColourValue {
     /// value of a piece averaged over where pieces stood), with its 95%
     /// bootstrap interval (NaN when too few games had a piece there).
     pub value: f64,
+    /// 95% bootstrap interval of `value` (NaN when too few games had a piece
+    /// there).
     pub interval: (f64, f64),
 }
 
@@ -611,8 +764,11 @@ pub struct ColourValue {
 /// on each colour, over quiet positions of the logged games.
 #[derive(Clone, Debug, Serialize)]
 pub struct ColourValues {
+    /// Quiet positions sampled from the logged games.
     pub positions: u64,
+    /// Games behind the fit (0 when nothing could be fitted).
     pub games: u64,
+    /// Each colour of the map, in the map's order.
     pub colours: Vec<ColourValue>,
     /// The map as written, rank 8 first.
     pub map: Vec<String>,
@@ -625,22 +781,32 @@ pub struct ColourValues {
 /// A whole balance report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// Where the report came from, for reproduction.
     pub experiment: ExperimentInfo,
     /// The headline verdicts in plain words, most important first.
     pub headlines: Vec<String>,
+    /// How Elo converts to pawns in every figure and test of the report.
     pub calibration: Calibration,
     /// The equivalence margin in pawns per piece, and in Elo per piece at
     /// the point calibration (NaN without a positive pawn unit).
     pub margin_pawns: f64,
+    /// The margin in Elo per piece at the point calibration (NaN without a
+    /// positive pawn unit).
     pub margin_elo: f64,
+    /// Every logged matchup, in experiment order.
     pub matchups: Vec<MatchupStats>,
     /// Published figures for matchups, beside the lab's (empty when the
     /// experiment file gives none).
     pub published: Vec<PublishedCheck>,
+    /// Players rated together, ordered by class (empty for a value-scale
+    /// experiment, which rates every piece on its scale instead).
     pub groups: Vec<RatingGroup>,
     /// Matchups that compare engines (their armies differ in nothing else).
     pub engines: Vec<EngineVerdict>,
+    /// The game's balance over every logged game.
     pub balance: GameBalance,
+    /// Pocket use of each piece type that took part in a pocket move, by
+    /// letter.
     pub pocket_use: Vec<PieceUse>,
     /// Present when the variant has a square-colour map (Chess Mutation).
     pub colour_values: Option<ColourValues>,
@@ -660,6 +826,7 @@ pub struct Report {
 /// way and a game of median length (see [`super::games`]).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ShownGames {
+    /// The chosen games that replayed, matchup by matchup.
     pub games: Vec<ShownGame>,
     /// Why no game is drawn: a variant whose positions the viewer cannot
     /// draw (its games are still listed), or a log that keeps no moves.
@@ -672,14 +839,21 @@ pub struct ShownGames {
 /// embeds and the check of [`super::games::check_shown_game`] compares.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShownGame {
+    /// The game's id in the log.
     pub game_id: u64,
+    /// The matchup's name, as in the experiment file.
     pub matchup: String,
     /// Why it was chosen ("shortest win for Bishop", "median length").
     pub why: String,
+    /// The name of the army that played White.
     pub white: String,
+    /// The name of the army that played Black.
     pub black: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
+    /// How the game ended, as logged (`checkmate`, `repetition`, …).
     pub termination: String,
+    /// The game's length, plies.
     pub plies: u32,
     /// The start position's text.
     pub start: String,
@@ -688,8 +862,9 @@ pub struct ShownGame {
     /// The moves as a reader reads them (SAN where the variant has it),
     /// with the move number before White's moves and a first Black move.
     pub move_texts: Vec<String>,
-    /// The board size.
+    /// Files of the board (with `ranks`, its size).
     pub files: u8,
+    /// Ranks of the board.
     pub ranks: u8,
     /// The position at each ply, the start first; empty when the
     /// variant's positions cannot be drawn.
@@ -711,12 +886,22 @@ pub struct DrawnPosition {
 /// A piece's learned value, in pawns, with intervals.
 #[derive(Clone, Debug, Serialize)]
 pub struct LearnedPiece {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// The piece's name, as in the variant file.
     pub name: String,
+    /// Its class in the variant's class table (1-based; `None`: not in the
+    /// table).
     pub class: Option<u8>,
+    /// Its value on the board after the last generation, pawns (the pawn is 1).
     pub value: f64,
+    /// 95% bootstrap interval of `value` (NaN when too little evidence to
+    /// measure it).
     pub interval: (f64, f64),
+    /// Its value in a pocket after the last generation, pawns (NaN when none
+    /// was learned).
     pub pocket_value: f64,
+    /// 95% bootstrap interval of `pocket_value` (NaN when not measured).
     pub pocket_interval: (f64, f64),
     /// Rating relative to its class from direct matches, when compared.
     pub direct_relative: Option<f64>,
@@ -727,28 +912,44 @@ pub struct LearnedPiece {
 /// Orthodox values next to published ones (pawns).
 #[derive(Clone, Debug, Serialize)]
 pub struct PublishedValue {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// Its value learned by training, pawns.
     pub learned: f64,
+    /// Kaufman's value (1999, chess) for the piece with the same move, pawns.
     pub kaufman_1999: f64,
+    /// The AlphaZero study's value (Tomašev et al. 2020, chess) for the piece
+    /// with the same move, pawns.
     pub alphazero_2020: f64,
 }
 
 /// Trained against starting values in a seeded match.
 #[derive(Clone, Debug, Serialize)]
 pub struct ValidationMatch {
+    /// Games of complete colour-swapped pairs, every matchup of the match
+    /// pooled.
     pub games: u64,
+    /// Trained values minus starting values, Elo.
     pub elo: f64,
+    /// 95% interval of `elo`.
     pub elo_interval: (f64, f64),
+    /// The result in one sentence, with the variant's own army and the random
+    /// armies also given apart.
     pub text: String,
 }
 
 /// What self-play training learned, for the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct TrainingSummary {
+    /// Generations fitted.
     pub generations: usize,
+    /// Whether the values settled: the last generation's fit reached its
+    /// optimum and moved no value by more than the training's tolerance.
     pub converged: bool,
     /// Board values (pawns) per generation, by letter: the convergence plot.
     pub history: Vec<(u32, Vec<(String, f64)>)>,
+    /// The last generation's learned values, one per piece, by class then
+    /// value.
     pub pieces: Vec<LearnedPiece>,
     /// Groups of pieces whose learned values cannot be told apart, lowest first.
     pub suggested_classes: Vec<Vec<String>>,
@@ -757,8 +958,12 @@ pub struct TrainingSummary {
     /// Sentences: pieces whose learned value places them in another class,
     /// and disagreements with the direct matches.
     pub findings: Vec<String>,
+    /// Learned values of the pieces whose move has published values, beside
+    /// them (empty when none has).
     pub published: Vec<PublishedValue>,
+    /// The match of trained against starting values (`None`: not played).
     pub validation: Option<ValidationMatch>,
+    /// The file the learned values are saved in (its path).
     pub final_params: String,
 }
 
@@ -780,9 +985,11 @@ pub struct ProposedTable {
 /// One class of a proposed table.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProposedClass {
+    /// The class's number, as the variant numbers its classes (1-based).
     pub class: u8,
     /// Letters with their values on the common scale (pawns), lowest first.
     pub pieces: Vec<(String, f64)>,
+    /// Mean value of its pieces on the common scale, pawns.
     pub mean: f64,
     /// Highest value less lowest.
     pub spread: f64,
@@ -791,11 +998,15 @@ pub struct ProposedClass {
 /// A piece the proposal moves.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProposedMove {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// The piece's name, as in the variant file.
     pub name: String,
     /// On the common scale, pawns.
     pub value: f64,
+    /// Its class in the variant today.
     pub from: u8,
+    /// The class the proposal puts it in.
     pub to: u8,
 }
 

@@ -15,16 +15,25 @@ use thiserror::Error;
 
 use super::model::{SearchDepth, SprtOutcome};
 
+/// Why a report could not be built from its logs.
 #[derive(Debug, Error)]
 pub enum ReportError {
+    /// A log directory that cannot be reported on (none given, another
+    /// experiment's, no games yet, a game that does not replay…).
     #[error("{dir}: {reason}")]
-    Log { dir: String, reason: String },
+    Log {
+        /// The directory, as given.
+        dir: String,
+        /// What is wrong, in words.
+        reason: String,
+    },
+    /// The experiment the log holds is not valid.
     #[error("{0}")]
     Experiment(#[from] pocketlab_selfplay::ExperimentError),
+    /// The log's tables could not be read or aggregated.
     #[error("reading the logs: {0}")]
     Polars(#[from] PolarsError),
-    #[error("{file}: damaged or not a pocketlab log file: {reason}")]
-    Damaged { file: String, reason: String },
+    /// The log's files could not be listed or opened.
     #[error(transparent)]
     LogFiles(#[from] log::LogError),
 }

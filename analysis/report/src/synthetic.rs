@@ -20,6 +20,7 @@ pub struct SyntheticModel {
     pub elo: Vec<(String, f64)>,
     /// Draw probability between equals (at most 0.5); it shrinks with the gap.
     pub draw_rate: f64,
+    /// White's edge, Elo, added to the strength difference of every game.
     pub white_edge_elo: f64,
     /// Standard deviation (Elo) of a per-pair opening bias towards White.
     pub opening_bias_elo: f64,
@@ -27,7 +28,10 @@ pub struct SyntheticModel {
     pub pairs: u64,
     /// Pairs of named matchups (e.g. a small pawn-odds calibration).
     pub matchup_pairs: Vec<(String, u64)>,
+    /// Seed of the results drawn: the same seed and model draw the same
+    /// results.
     pub seed: u64,
+    /// Games per chunk file written.
     pub chunk_games: usize,
 }
 

@@ -100,9 +100,10 @@ pub struct DifferenceEstimate {
     pub elo: f64,
     /// Its standard error.
     pub std_error: f64,
-    /// The first army's mean score per game and its standard error: the
-    /// scale of the difference test.
+    /// The first army's mean score per game, 0..1 (½ is equal strength):
+    /// the scale of the difference test.
     pub score: f64,
+    /// Standard error of `score`, on the score scale.
     pub score_std_error: f64,
     /// Independent samples behind it (game pairs; games for unpaired data).
     /// Needed to turn the standard error into a per-pair variance.
@@ -205,7 +206,12 @@ pub enum Plan {
 /// [`Plan::BoundaryAhead`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Leaning {
+    /// The fixed-sample test would show equivalence within the margin
+    /// (whether or not it also shows a difference).
     Equivalent,
+    /// The fixed-sample test would show one piece stronger and not
+    /// equivalence; also the leaning of an estimate that cannot be tested
+    /// (a perfect score, of infinite Elo).
     Different,
 }
 

@@ -14,7 +14,9 @@ use statrs::distribution::{Beta, Binomial, ContinuousCDF, DiscreteCDF};
 /// `events` of `runs` simulated runs made the error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ObservedRate {
+    /// Runs that made the error.
     pub events: u64,
+    /// Simulated runs in all.
     pub runs: u64,
 }
 

@@ -220,8 +220,9 @@ pub struct ClusteredMean {
     pub std_error: f64,
     /// `mean ± z·std_error`.
     pub interval: Interval,
-    /// Clusters, and observations over all clusters.
+    /// Clusters with at least one observation.
     pub clusters: u64,
+    /// Observations over all clusters.
     pub observations: u64,
 }
 

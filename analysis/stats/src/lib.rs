@@ -52,6 +52,8 @@
 //! runner and the reports use the same types, so a count, a spending
 //! function or a design's settings mean one thing everywhere.
 
+#![warn(missing_docs)]
+
 pub mod bradley_terry;
 pub mod elo;
 pub mod equivalence;

@@ -43,13 +43,21 @@ use super::linalg::Cholesky;
 /// and its colour-swapped pair (the bootstrap's independent unit).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
+    /// White-minus-Black count of each feature, in the order of the values.
     pub features: Vec<f64>,
+    /// The fixed rest of the evaluation, White's view, in centipawns.
     pub offset: f64,
+    /// White's result: 1 win, ½ draw, 0 loss.
     pub result: f64,
+    /// The game the position comes from (a feature's support is counted in
+    /// games).
     pub game: u64,
+    /// The game's colour-swapped pair: the unit the bootstrap redraws.
     pub pair: u64,
 }
 
+/// How to fit: the prior's weight, the Newton step limit, the bootstrap and
+/// the anchor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitSettings {
     /// Pull towards the prior, per squared centipawn, against the summed
@@ -61,6 +69,8 @@ pub struct FitSettings {
     pub max_iterations: usize,
     /// Bootstrap replicates (0: no intervals).
     pub bootstrap: usize,
+    /// Seed of the bootstrap's pair draws: the same seed gives the same
+    /// replicates.
     pub seed: u64,
     /// The value held at its prior, fixing the unit (the pawn); the scale
     /// is then fitted jointly with the other values.
@@ -71,30 +81,50 @@ pub struct FitSettings {
 /// [`FitResult::pairs`] was drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Replicate {
+    /// The values refitted to the resample, in centipawns, in the prior's
+    /// order.
     pub values: Vec<f64>,
+    /// The scale `k` refitted to the resample, per centipawn (jointly with
+    /// the values when anchored, else to the prior values).
     pub scale: f64,
+    /// Times each pair was drawn into the resample (summing to the number
+    /// of pairs).
     pub draws: Vec<u32>,
 }
 
+/// A fit: the values and scale, how the fit went, and the bootstrap behind
+/// the intervals.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitResult {
+    /// The fitted value of each feature in centipawns, in the prior's order
+    /// (the anchor stays at its prior).
     pub values: Vec<f64>,
     /// 95% bootstrap percentile intervals; NaN where the feature was seen in
     /// fewer than [`MIN_SUPPORT_GAMES`] games or the prior weighs more than
     /// the data (the value is then mostly the prior's).
     pub intervals: Vec<(f64, f64)>,
+    /// The fitted scale `k`, per centipawn: White's expected score is
+    /// `σ(k · (offset + Σ wᵢ xᵢ))`. Fitted jointly with the values when
+    /// anchored; otherwise the scale that best fits the prior values.
     pub scale: f64,
     /// Whether the fit met its tolerance within `max_iterations`.
     pub converged: bool,
     /// Newton steps the fit took.
     pub iterations: usize,
-    /// Mean cross-entropy at the prior and at the fit (both at the fitted scale).
+    /// Mean cross-entropy per position at the prior values (at the fitted
+    /// scale; the prior's pull not included).
     pub loss_before: f64,
+    /// Mean cross-entropy per position at the fitted values and scale (the
+    /// prior's pull not included).
     pub loss_after: f64,
+    /// Positions fitted.
     pub samples: usize,
+    /// Distinct games the positions come from.
     pub games: usize,
     /// The pairs, in the order of [`Replicate::draws`].
     pub pairs: Vec<u64>,
+    /// The bootstrap replicates, [`FitSettings::bootstrap`] of them (empty
+    /// when it is 0).
     pub replicates: Vec<Replicate>,
 }
 

@@ -31,7 +31,10 @@ use super::estimate::{standard_normal_cdf, standard_normal_quantile};
 /// One study's estimate: a value and its standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
+    /// The value per piece, in the unit both studies share (Elo per piece
+    /// for the decision, or pawns per piece).
     pub value: f64,
+    /// Its standard error, same unit; usable only when finite and positive.
     pub std_error: f64,
 }
 
@@ -45,9 +48,11 @@ impl Estimate {
 /// The change between two estimates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Change {
-    /// Second minus first, its standard error and z.
+    /// Second minus first, in the estimates' unit.
     pub change: f64,
+    /// Its standard error, `sqrt(se₁² + se₂²)` (the studies independent).
     pub std_error: f64,
+    /// `change / std_error`: standard normal when nothing moved.
     pub z: f64,
     /// Two-sided p-value of "no change".
     pub p_value: f64,

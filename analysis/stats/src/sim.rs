@@ -27,6 +27,9 @@ pub struct GameModel {
 
 #[cfg(test)]
 impl GameModel {
+    /// The model of a side `elo` stronger, `draw_rate` of games drawn and
+    /// openings shifting the score by `±opening_bias`; panics when a game's
+    /// chance of a win or a loss would fall below 0.
     pub fn new(elo: f64, draw_rate: f64, opening_bias: f64) -> Self {
         let score = elo_to_score(elo);
         for q in [score + opening_bias, score - opening_bias] {
@@ -65,6 +68,8 @@ impl GameModel {
     }
 }
 
+/// `pairs` colour-swapped pairs drawn from `model`, each as [`GameModel::pair`]
+/// gives it.
 #[cfg(test)]
 pub fn simulate_pairs(
     model: &GameModel,

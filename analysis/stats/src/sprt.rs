@@ -67,6 +67,7 @@ impl SprtCounts for Trinomial {
     }
 }
 
+/// Invalid SPRT settings.
 #[derive(Debug, Clone, Copy, PartialEq, Error)]
 pub enum SprtError {
     /// An Elo bound is not finite.

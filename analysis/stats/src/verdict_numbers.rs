@@ -39,22 +39,26 @@ use super::pawns::PawnUnit;
 /// What a pair's pairs say, with the boundaries of the tests in force.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VerdictInputs {
-    /// A's mean score per game and its standard error (over pairs).
+    /// A's mean score per game, 0..1.
     pub score: f64,
+    /// Its standard error over pairs, on the score scale.
     pub score_std_error: f64,
-    /// A minus B in Elo and its delta-method standard error.
+    /// A minus B in Elo (the armies).
     pub elo: f64,
+    /// The delta-method standard error of `elo`, in Elo.
     pub elo_std_error: f64,
     /// Pieces the armies exchange (per-piece figures divide by it).
     pub pieces: u32,
     /// The pawn unit the tests used.
     pub unit: PawnUnit,
-    /// The level of each one-sided TOST test and its boundary (`c_eq`).
+    /// The level of each one-sided TOST test.
     pub equivalence_level: f64,
+    /// Its boundary `c_eq`: the z each one-sided test must pass.
     pub equivalence_boundary: f64,
-    /// The two-sided level of the difference test and its boundary per
-    /// side (`c_diff`).
+    /// The two-sided level of the difference test.
     pub difference_level: f64,
+    /// Its boundary per side `c_diff`: the `|z|` (score scale) it must
+    /// reach.
     pub difference_boundary: f64,
 }
 
@@ -72,8 +76,11 @@ impl VerdictInputs {
 /// The figures beside one verdict; see the module docs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VerdictNumbers {
-    /// A minus B in Elo (the armies), and the difference interval.
+    /// A minus B in Elo (the armies).
     pub elo: f64,
+    /// The difference interval in Elo (the armies): `score ± c_diff·se`
+    /// clipped to [0, 1] and mapped to Elo (±∞ at a clipped end), so it
+    /// excludes 0 exactly when the pair is shown different.
     pub elo_interval: Interval,
     /// The difference interval's confidence level.
     pub difference_level: f64,

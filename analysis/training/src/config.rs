@@ -8,11 +8,16 @@ use serde::Deserialize;
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct TrainingFile {
+    /// The run's name (letters, digits, '-' and '_'): names its output
+    /// directory and each generation's experiment.
     pub name: String,
+    /// What the run is for, free text (optional).
     #[serde(default)]
     pub description: String,
     /// Shipped variant name or variant file (relative to the training file).
     pub variant: String,
+    /// Seed of the run: each generation's games, random armies and fit
+    /// bootstrap are seeded from it and the generation number.
     pub seed: u64,
     /// Most generations; training stops earlier once values settle.
     pub generations: u32,
@@ -35,6 +40,8 @@ pub struct TrainingFile {
     /// from one generation to the next).
     #[serde(default = "default_regularization")]
     pub regularization: f64,
+    /// Bootstrap replicates of each generation's fit, for the learned
+    /// values' intervals (default 60).
     #[serde(default = "default_bootstrap")]
     pub bootstrap: usize,
     /// Stop when no value moves more than this many pawns in a generation.
@@ -81,6 +88,9 @@ fn default_tolerance() -> f64 {
 }
 
 impl TrainingFile {
+    /// Reads and checks the training file at `path`; returns it with its
+    /// directory, against which its relative paths are resolved. Errors
+    /// name the file (and the key at fault).
     pub fn load(path: &Path) -> anyhow::Result<(TrainingFile, PathBuf)> {
         let text = pocketlab_selfplay::files::read_text(path)
             .map_err(|e| anyhow::anyhow!("training file '{}': {e}", path.display()))?;

@@ -25,20 +25,32 @@ use pocketlab_stats::logistic::{FitSettings, Sample, fit};
 /// One learned value with its bootstrap interval (centipawns).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct LearnedValue {
+    /// The fitted value.
     pub value: f64,
+    /// Lower end of its 95% bootstrap percentile interval (NaN where the
+    /// value is not measured: seen in too few games, or mostly the prior;
+    /// the value itself without bootstrap replicates).
     pub low: f64,
+    /// Upper end of the same interval (NaN likewise).
     pub high: f64,
 }
 
 /// What one generation learned (`gen-NNN/fit.toml`).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct GenerationFit {
+    /// The generation, 0-based (its directory is `gen-NNN`).
     pub generation: u32,
-    /// Games and quiet positions the fit used: every generation's so far.
+    /// Games the fit used: every generation's so far.
     pub games: usize,
+    /// Quiet positions the fit used, from those games.
     pub samples: usize,
+    /// The fitted logistic scale `k`, per centipawn: White's expected score
+    /// is `σ(k · evaluation)`.
     pub scale: f64,
+    /// Mean cross-entropy per position at the values the generation played
+    /// with (at the fitted scale).
     pub loss_before: f64,
+    /// Mean cross-entropy per position at the learned values and scale.
     pub loss_after: f64,
     /// Board values by letter.
     pub board: BTreeMap<String, LearnedValue>,
@@ -55,10 +67,19 @@ pub struct GenerationFit {
 /// The whole run's outcome.
 #[derive(Debug, Clone)]
 pub struct TrainingOutcome {
+    /// Each generation's record in order, up to the one that settled or
+    /// the last allowed.
     pub fits: Vec<GenerationFit>,
+    /// The parameter file the last fit wrote (`params.toml` of the
+    /// generation after it): the trained values.
     pub final_params: PathBuf,
+    /// The starting parameters, `initial-params.toml` in the run's directory.
     pub initial_params: PathBuf,
+    /// Whether the values settled: the last generation (not the first)
+    /// reached its fit's optimum and moved no board value by
+    /// `tolerance_pawns` or more.
     pub converged: bool,
+    /// The run's directory, holding one `gen-NNN` directory per generation.
     pub dir: PathBuf,
 }
 

@@ -50,10 +50,13 @@ mod column {
 /// position alone (each position is searched from a fresh table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelSearch {
+    /// The variant's name.
     pub variant: String,
+    /// The engine version that searched ([`ENGINE_VERSION`] for this build).
     pub engine_version: u32,
     /// Hex FNV-1a of the start parameters as TOML (network included).
     pub params: String,
+    /// Nodes searched per position.
     pub nodes: u64,
 }
 
@@ -96,6 +99,7 @@ impl SearchScores {
         }
     }
 
+    /// The search these scores belong to.
     pub fn search(&self) -> &LabelSearch {
         &self.search
     }
@@ -116,6 +120,7 @@ impl SearchScores {
         self.scores.len()
     }
 
+    /// Whether no position is scored.
     pub fn is_empty(&self) -> bool {
         self.scores.is_empty()
     }

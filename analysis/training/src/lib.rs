@@ -2,6 +2,8 @@
 //! from the engine's own games, feed them back, and tell the designer what
 //! they imply for the class table.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod generations;
 pub mod labels;

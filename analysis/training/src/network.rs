@@ -100,9 +100,12 @@ impl Default for NetworkOptions {
 /// Progress of a network fit, per epoch.
 #[derive(Clone, Copy, Debug)]
 pub struct EpochReport {
+    /// The epoch, from 1; 0 reports the start, before any step.
     pub epoch: usize,
-    /// Mean squared error against the labels, training and held-out sets.
+    /// Mean squared error of the predicted score (0 to 1) against the
+    /// labels, on the training set.
     pub train_error: f64,
+    /// The same on the held-out set (NaN when it is empty).
     pub held_out_error: f64,
 }
 
@@ -110,12 +113,18 @@ pub struct EpochReport {
 /// (comparable with a weight fit's) and the fit's own against its labels.
 #[derive(Clone, Debug)]
 pub struct NetworkOutcome {
+    /// The start parameters with the kept network, and the evaluator's
+    /// errors against game results before and after; `passes` counts the
+    /// epochs run, `changed` is empty.
     pub fit: TexelOutcome,
     /// The epoch kept (lowest held-out error against the labels; 0: none
     /// improved on the start).
     pub best_epoch: usize,
-    /// Held-out error against the labels, before and at the kept epoch.
+    /// Held-out mean squared error against the labels at the start: the
+    /// hand-written terms alone (the output weights at zero).
     pub label_error_before: f64,
+    /// The same at the kept epoch (equal to `label_error_before` when none
+    /// improved).
     pub label_error_after: f64,
 }
 
@@ -469,8 +478,9 @@ pub struct NetworkLabels {
     views: Views,
     train: Vec<Sample>,
     held_out: Vec<Sample>,
-    /// Derived positions in each set.
+    /// Derived positions in the training set (not counting mirror images).
     pub train_derived: usize,
+    /// Derived positions in the held-out set.
     pub held_out_derived: usize,
 }
 
@@ -478,7 +488,10 @@ pub struct NetworkLabels {
 /// whose score was not known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelProgress {
+    /// Positions searched so far.
     pub searched: usize,
+    /// Positions to search in all: each distinct position of both sets
+    /// whose score was not known.
     pub to_search: usize,
 }
 

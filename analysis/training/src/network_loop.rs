@@ -45,21 +45,32 @@ use super::texel::TexelData;
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct NetworkLoopFile {
+    /// The run's name (letters, digits, '-' and '_'): names its output
+    /// directory and the experiments it generates.
     pub name: String,
+    /// What the run is for, free text (optional), shown in its `README.md`.
     #[serde(default)]
     pub description: String,
     /// Shipped variant name or variant file (relative to this file).
     pub variant: String,
+    /// Seed of the run: each generation's self-play games, network fit and
+    /// gate are seeded from it and the generation number.
     pub seed: u64,
     /// Generations to run (each adds one self-play data set and one gate).
     pub generations: u32,
     /// The first player's evaluation file (relative to this file; default:
     /// the variant's shipped evaluation, else the hand-written weights).
     pub start: Option<String>,
+    /// Each generation's self-play games (the `[selfplay]` table).
     pub selfplay: SelfPlaySettings,
+    /// How their positions are labelled (the `[labels]` table).
     pub labels: LabelSettings,
+    /// The network fitted each generation (the `[network]` table; all
+    /// defaults when absent).
     #[serde(default)]
     pub network: NetworkSettings,
+    /// The SPRT a candidate must pass to replace the player (the `[gate]`
+    /// table).
     pub gate: GateSettings,
 }
 
@@ -69,16 +80,20 @@ pub struct NetworkLoopFile {
 pub struct SelfPlaySettings {
     /// Game pairs per generation.
     pub pairs: u64,
+    /// Engine nodes per move.
     pub nodes: u64,
     /// Seeded randomness at the root (centipawns), so a pair's two games
     /// differ and the positions vary.
     #[serde(default = "default_root_noise")]
     pub root_noise: u32,
+    /// Random plies played from the start, the same in both games of a
+    /// pair (default 8).
     #[serde(default = "default_random_plies")]
     pub random_plies: u32,
     /// A position is logged every this many plies.
     #[serde(default = "default_fen_every")]
     pub fen_every: u32,
+    /// A game that reaches this many plies is a draw (default 300).
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
 }
@@ -106,6 +121,7 @@ pub struct LabelSettings {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct NetworkSettings {
+    /// Hidden units (default 256).
     #[serde(default = "default_hidden")]
     pub hidden: u32,
     /// `"mover"` or `"both"`.
@@ -114,8 +130,12 @@ pub struct NetworkSettings {
     /// `"clipped"` or `"squared"`.
     #[serde(default = "default_activation")]
     pub activation: String,
+    /// Passes over the training positions, at most (default 30).
     #[serde(default = "default_epochs")]
     pub epochs: u32,
+    /// Factor on the step size after an epoch that does not lower the
+    /// held-out error, the fit returning to its best weights; above 0, at
+    /// most 1 (1: a constant step; default 0.3).
     #[serde(default = "default_rate_drop")]
     pub rate_drop: f32,
     /// Mirror images of the training positions (files a to h reversed),
@@ -140,17 +160,26 @@ impl Default for NetworkSettings {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct GateSettings {
+    /// Engine nodes per move in the gate's games.
     pub nodes: u64,
+    /// H0 of the SPRT: candidate minus player, logistic Elo (default 0).
     #[serde(default)]
     pub elo0: f64,
+    /// H1 of the SPRT, logistic Elo, above `elo0` (default 10).
     #[serde(default = "default_elo1")]
     pub elo1: f64,
+    /// The SPRT's chance of accepting H1 when H0 holds, i.e. of keeping a
+    /// candidate no better than `elo0`; in (0, 0.5), default 0.05.
     #[serde(default = "default_error")]
     pub alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds; in (0, 0.5),
+    /// default 0.05.
     #[serde(default = "default_error")]
     pub beta: f64,
     /// The most pairs; a gate that reaches it undecided keeps the player.
     pub max_pairs: u64,
+    /// Random plies played from the start, the same in both games of a
+    /// pair (default 8).
     #[serde(default = "default_random_plies")]
     pub random_plies: u32,
 }
@@ -293,31 +322,44 @@ impl NetworkLoopFile {
 /// What one generation did (`gen-NNN/result.toml`).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct GenerationResult {
+    /// The generation, 0-based (its directory is `gen-NNN`).
     pub generation: u32,
     /// Self-play games of this generation.
     pub games: u64,
-    /// Logged positions the fit learned from and held out (derived ones
-    /// not counted).
+    /// Logged positions the fit learned from, over the window's self-play
+    /// data sets (derived positions and mirror images not counted).
     pub positions: usize,
+    /// Logged positions held out of the fit (those of one game pair in ten).
     pub held_out: usize,
-    /// Held-out error against the labels, before and after the fit.
+    /// Held-out mean squared error against the labels (scores 0 to 1)
+    /// before the fit: the player's hand-written terms alone.
     pub label_error_before: f64,
+    /// The same with the fitted network, at its kept epoch.
     pub label_error_after: f64,
-    /// The gate: pairs, the candidate's Elo against the player with its
-    /// 95% interval (pentanomial, pairs as the unit), the SPRT's decision
-    /// (`"H1"`: better, kept; `"H0"`: not; `"none"`: undecided at the cap).
+    /// The gate: pairs played.
     pub gate_pairs: u64,
+    /// The candidate's logistic Elo against the player (pentanomial, pairs
+    /// as the unit; NaN without pairs).
     pub gate_elo: f64,
+    /// Lower end of its 95% interval, Elo (NaN without pairs).
     pub gate_elo_lo: f64,
+    /// Upper end of its 95% interval, Elo (NaN without pairs).
     pub gate_elo_hi: f64,
+    /// The SPRT's log-likelihood ratio after the last pair (NaN when none
+    /// was logged).
     pub gate_llr: f64,
+    /// The SPRT's decision: `"H1"` (better, kept), `"H0"` (not) or
+    /// `"none"` (undecided at the cap).
     pub gate_decision: String,
+    /// Whether the candidate becomes the next generation's player (the
+    /// SPRT accepted H1).
     pub kept: bool,
 }
 
 /// The whole run.
 #[derive(Debug, Clone)]
 pub struct LoopOutcome {
+    /// Each generation's record, in order.
     pub results: Vec<GenerationResult>,
     /// The player after the last generation (the last candidate kept, or
     /// the start).

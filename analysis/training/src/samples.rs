@@ -16,10 +16,14 @@ use pocketlab_stats::logistic::Sample;
 /// count (White minus Black) per non-royal piece type.
 #[derive(Clone, Debug)]
 pub struct FeatureSpace {
+    /// The piece types with a feature, in the variant's order: feature `i`
+    /// is the board count of `kinds[i]`, feature `kinds.len() + i` its
+    /// pocket count.
     pub kinds: Vec<PieceType>,
 }
 
 impl FeatureSpace {
+    /// The features of `variant`: every piece type but the royal one.
     pub fn new(variant: &Variant) -> FeatureSpace {
         FeatureSpace {
             kinds: variant
@@ -29,10 +33,12 @@ impl FeatureSpace {
         }
     }
 
+    /// Features in all: two per piece type (board, then pocket).
     pub fn len(&self) -> usize {
         2 * self.kinds.len()
     }
 
+    /// Whether there are no features (no piece type but the royal one).
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }

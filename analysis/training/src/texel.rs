@@ -175,12 +175,24 @@ impl Default for TexelOptions {
 /// What a tuning run found.
 #[derive(Clone, Debug)]
 pub struct TexelOutcome {
+    /// The tuned parameters.
     pub params: EvalParams,
+    /// The scale `k`, fitted to the start parameters on the training set
+    /// and held: White's predicted result is `1 / (1 + 10^(-k * eval / 400))`,
+    /// `eval` in centipawns.
     pub scale: f64,
+    /// Mean squared error of the predicted results (0 to 1) against the
+    /// game results on the training set, at the start parameters.
     pub train_error_before: f64,
+    /// The same at the tuned parameters.
     pub train_error_after: f64,
+    /// Mean squared error on the held-out positions at the start
+    /// parameters (NaN when none are held out).
     pub held_out_error_before: f64,
+    /// The same at the tuned parameters.
     pub held_out_error_after: f64,
+    /// Passes made: over all weights for [`tune`], epochs for
+    /// [`tune_squares`] and network fits.
     pub passes: usize,
     /// Weights that changed: key, before, after.
     pub changed: Vec<(String, i32, i32)>,

@@ -14,7 +14,7 @@ pub struct ReportArgs {
     /// Log directories of one experiment (several for shards kept apart).
     #[arg(required = true)]
     pub logs: Vec<PathBuf>,
-    /// Where to write the report (default: the parent of the first log, i.e. reports/<experiment>/).
+    /// Where to write the report (default: the parent of the first log, i.e. `reports/<experiment>/`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Equivalence margin in pawns.

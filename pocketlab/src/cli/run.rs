@@ -33,7 +33,7 @@ pub struct RunArgs {
     /// complete in the log. A stage past the end of the study does nothing.
     #[arg(long, value_name = "K")]
     pub stage: Option<usize>,
-    /// Log directory (default: reports/<experiment>/log).
+    /// Log directory (default: `reports/<experiment>/log`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress output.

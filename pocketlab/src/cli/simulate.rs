@@ -15,7 +15,7 @@ use pocketlab_stats::sequential::simulate::{DesignTally, Scenario, simulate};
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// Experiment file whose design and matchups are simulated (default:
-    /// the embedded default experiment). Its [stop] must use
+    /// the embedded default experiment). Its `[stop]` must use
     /// design = "sequential-equivalence".
     pub experiment: Option<PathBuf>,
     /// Simulated studies per scenario.

@@ -49,7 +49,7 @@ pub struct StudyArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// The study's folder: the experiment file `study.toml`, `log/`, the
-    /// report and `tables/` (default: reports/<variant>-study).
+    /// report and `tables/` (default: `reports/<variant>-study`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Write the experiment file and print the plan, with a timing probe
@@ -78,7 +78,7 @@ pub struct StudyArgs {
     pub new_pairs: bool,
     /// Value every piece of the classes on one scale instead, in pawns
     /// with intervals, and propose the class table the values support
-    /// (default folder: reports/<variant>-scale).
+    /// (default folder: `reports/<variant>-scale`).
     #[arg(long, conflicts_with_all = ["slots", "look_every"])]
     pub scale: bool,
     /// The square of the scale's substitutions, White's view (default: that

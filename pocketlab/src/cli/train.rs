@@ -23,7 +23,7 @@ pub struct TrainArgs {
     pub training: PathBuf,
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output directory (default: reports/<name>).
+    /// Output directory (default: `reports/<name>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[arg(long)]

@@ -15,7 +15,7 @@ pub struct TrainNetworkArgs {
     pub file: PathBuf,
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output directory (default: reports/<name>).
+    /// Output directory (default: `reports/<name>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[arg(long)]

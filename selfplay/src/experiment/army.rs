@@ -10,6 +10,8 @@ use super::EngineSettings;
 /// One side's setup and engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Army {
+    /// The army's name, as `[armies.NAME]` or a generator gives it; the
+    /// log's `white` and `black` columns.
     pub name: String,
     /// Letter substitutions applied to this side's pieces.
     pub replace: Vec<(PieceType, PieceType)>,
@@ -18,12 +20,15 @@ pub struct Army {
     /// Pieces put on given squares (this side's view) in place of the
     /// piece standing there: one knight of two becomes a bishop.
     pub place: Vec<(Square, PieceType)>,
+    /// Pieces in this side's pocket at the start, besides the variant's
+    /// own (the variant must have a pocket).
     pub pocket: Vec<PieceType>,
     /// Whether the side keeps the castling rights of the start position.
     pub castling: bool,
     /// Potential Chess: whether the side's pieces start with hidden
     /// identities (every type of the army) or known ones.
     pub identities: Identities,
+    /// Who plays this army, and how each move is searched.
     pub engine: EngineSettings,
 }
 

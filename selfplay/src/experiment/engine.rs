@@ -32,7 +32,10 @@ const MOVETIME: &str = "movetime=";
 /// How one player searches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSettings {
+    /// Nodes per move; `None`: no node limit ([`DEFAULT_NODES`] when no
+    /// limit is set at all).
     pub nodes: Option<u64>,
+    /// Search depth per move, plies (at most 60); `None`: no depth limit.
     pub depth: Option<u32>,
     /// Milliseconds per move: games with a time limit are not reproducible.
     pub movetime: Option<u64>,
@@ -43,8 +46,13 @@ pub struct EngineSettings {
     /// names it, `builtin`, [`SHIPPED_EVAL_LABEL`] and the shipped file's
     /// name, or [`DEFAULT_EVAL_LABEL`].
     pub eval_label: String,
+    /// The lab engine's transposition table, MiB (1 to 4096; default 8).
+    /// An external engine's memory is its `Hash` option instead.
     pub hash_mb: usize,
+    /// The lab engine's seeded root randomness: each root move gets a bonus
+    /// of up to this many centipawns (0 to 1000; 0, the default: none).
     pub root_noise: i32,
+    /// Who chooses the moves: the lab's engine or an external program.
     pub program: Program,
 }
 

@@ -70,8 +70,12 @@ pub mod limits {
 /// Why an experiment file was rejected: file, key and reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExperimentError {
+    /// The experiment file at fault, as it was named.
     pub file: String,
+    /// The key at fault (`engine.nodes`, `matchups[2]`); empty when the
+    /// error is not about one key.
     pub key: String,
+    /// What is wrong, and often what would be right.
     pub reason: String,
 }
 
@@ -94,8 +98,12 @@ impl std::error::Error for ExperimentError {}
 /// Two armies that play colour-swapped game pairs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Matchup {
+    /// `A-vs-B`, by the armies' names; unique in the experiment.
     pub name: String,
+    /// Army A, the one results are counted for: index into
+    /// [`Experiment::armies`].
     pub a: usize,
+    /// Army B: index into [`Experiment::armies`].
     pub b: usize,
 }
 
@@ -108,57 +116,96 @@ pub struct PublishedDifference {
     pub matchup: usize,
     /// Who published it, as the report names it.
     pub source: String,
+    /// Army A's value minus army B's, pawns (within ±100).
     pub pawns: f64,
 }
 
+/// How games open (the `[openings]` table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Openings {
+    /// Random plies played from the start, the same in both games of a pair
+    /// (fewer when the two run out of moves legal in both); default 4, at
+    /// most 40.
     pub random_plies: u32,
     /// Start positions from a book file, used in turn by pair index.
     pub book: Vec<String>,
 }
 
+/// When a game is ended before the rules end it (the `[adjudication]`
+/// table). Scores are the engines' search scores turned to White's view; a
+/// move without a score never agrees.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Adjudication {
+    /// A game that reaches this many plies is a draw (1 to 10000; default
+    /// 400).
     pub max_plies: u32,
+    /// Centipawns: a side wins when every score of the last `resign_moves`
+    /// moves of each engine is at least this in its favour (0, the default:
+    /// off).
     pub resign_score: i32,
+    /// Moves of each engine the resign rule looks at (default 4).
     pub resign_moves: u32,
+    /// Centipawns: a draw when every score of the last `draw_moves` moves of
+    /// each engine is within this of 0 (0, the default: off).
     pub draw_score: i32,
+    /// Moves of each engine the draw rule looks at (default 10).
     pub draw_moves: u32,
+    /// Plies a game must have before the draw rule applies (default 120).
     pub draw_after_ply: u32,
 }
 
+/// What the log keeps (the `[log]` table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogSettings {
+    /// Whether the `moves` table is written (default true).
     pub moves: bool,
+    /// The position is logged with the moves at plies 0, N, 2N, …
+    /// (default 10; 0: never).
     pub fen_every: u32,
+    /// Games per Parquet chunk (1 to 10000; default 64).
     pub chunk_games: usize,
 }
 
 /// A validated experiment.
 #[derive(Clone, Debug)]
 pub struct Experiment {
+    /// Letters, digits, `-` and `_`: it names the log directory and the
+    /// report.
     pub name: String,
+    /// Free text from the file (never inherited); empty when absent.
     pub description: String,
     /// How the file named the variant.
     pub variant_label: String,
+    /// The variant as played, the rule overrides applied.
     pub variant: Variant,
     /// The rule overrides in force, as variant-file TOML (empty: none).
     pub rule_overrides: String,
+    /// The master seed: every game's seed and every pair's opening derive
+    /// from it.
     pub seed: u64,
+    /// The armies the file defines (in name order), then those its
+    /// generators add.
     pub armies: Vec<Army>,
+    /// The matchups the generators write, then those the file lists; the
+    /// log's `matchup_index` indexes this list.
     pub matchups: Vec<Matchup>,
     /// The value scale of a `value-scale` generator, if the experiment has
     /// one.
     pub scale: Option<ScalePlan>,
     /// Published estimates of matchups' differences, in file order.
     pub published: Vec<PublishedDifference>,
+    /// How games open.
     pub openings: Openings,
+    /// When games are ended before the rules end them.
     pub adjudication: Adjudication,
+    /// How many pairs each matchup plays, and what may stop it sooner.
     pub stop: StopRule,
+    /// What the log keeps.
     pub log: LogSettings,
     /// FNV-1a hash of the file text: a resumed run must match it.
     pub source_hash: u64,
+    /// The experiment text as run: the file's own, or with `inherits` the
+    /// chain written out as one file. The log keeps it as `experiment.toml`.
     pub source_text: String,
     /// The directory relative paths in the file resolve against.
     pub dir: PathBuf,
@@ -355,7 +402,7 @@ fn log_settings(cx: &Ctx<'_>, l: &LogFile) -> Result<LogSettings, ExperimentErro
 /// What an engine table without an `eval` key plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AbsentEval {
-    /// The variant's shipped evaluation ([`builtin::shipped_eval`]), else
+    /// The variant's shipped evaluation ([`builtin::shipped_eval`](pocketlab_core::builtin::shipped_eval)), else
     /// the hand-written weights: what a new experiment plays.
     Shipped,
     /// The hand-written weights: what logs played before evaluations were
@@ -363,7 +410,7 @@ pub enum AbsentEval {
     Builtin,
     /// The shipped evaluations a log recorded, by file name: a variant
     /// whose shipped file has changed since keeps the one the log played
-    /// ([`builtin::shipped_eval_as_recorded`]).
+    /// ([`builtin::shipped_eval_as_recorded`](pocketlab_core::builtin::shipped_eval_as_recorded)).
     Recorded(Vec<String>),
 }
 

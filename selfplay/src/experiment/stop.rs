@@ -52,6 +52,7 @@ impl ScaleStop {
 pub struct StopRule {
     /// The most pairs a matchup plays (`pairs`, or the design's `max_pairs`).
     pub pairs: u64,
+    /// What may stop a matchup sooner, and how a staged study is planned.
     pub design: StopDesign,
 }
 

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 pub struct WriteError {
     /// The file asked for (not its temporary sibling).
     pub path: PathBuf,
+    /// The error that stopped the write (creating, writing, syncing or
+    /// renaming the temporary file, or syncing the directory).
     pub source: io::Error,
 }
 

@@ -8,7 +8,9 @@ use super::{GAMES_DIR, MOVES_DIR};
 /// The two tables of a log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Table {
+    /// One row per game ([`GameRecord`](super::GameRecord)).
     Games,
+    /// One row per ply ([`MoveRecord`](super::MoveRecord)).
     Moves,
 }
 
@@ -48,10 +50,13 @@ pub fn parse_chunk_name(name: &str) -> Option<(u32, u32)> {
 /// One chunk file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
+    /// The chunk's file.
     pub path: PathBuf,
     /// Which of the listed log directories it is in.
     pub dir: usize,
+    /// The shard that wrote it (`I` of `part-sI-NNNNNN.parquet`).
     pub shard: u32,
+    /// Its number within the shard, from 0 (`NNNNNN`).
     pub number: u32,
 }
 

@@ -19,6 +19,7 @@ use super::schema::col;
 pub struct LogFiles {
     /// The log directories, opened (manifest and experiment checked).
     pub logs: Vec<LogDir>,
+    /// Games chunks, by directory, then shard and number.
     pub games: Vec<Chunk>,
     /// Moves chunks whose games chunk exists.
     pub moves: Vec<Chunk>,

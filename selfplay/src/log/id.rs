@@ -10,8 +10,11 @@ use polars::prelude::{Expr, lit};
 /// army B has White (the second game of the pair).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId {
+    /// The matchup's index in the experiment (below [`GameId::MAX_MATCHUPS`]).
     pub matchup: u32,
+    /// The pair within the matchup, from 0 (below [`GameId::MAX_PAIRS`]).
     pub pair: u64,
+    /// Whether army B has White: the pair's second game.
     pub b_is_white: bool,
 }
 
@@ -24,6 +27,7 @@ impl GameId {
     /// Pairs per matchup an id can name (39 bits).
     pub const MAX_PAIRS: u64 = 1 << (MATCHUP_SHIFT - 1);
 
+    /// A game's id from its matchup, pair and colour assignment.
     pub fn new(matchup: u32, pair: u64, b_is_white: bool) -> GameId {
         GameId {
             matchup,
@@ -39,6 +43,8 @@ impl GameId {
         (u64::from(self.matchup) << MATCHUP_SHIFT) | (self.pair << 1) | u64::from(self.b_is_white)
     }
 
+    /// The game a `game_id` column value names (the inverse of
+    /// [`GameId::encode`]).
     pub fn decode(id: u64) -> GameId {
         GameId {
             matchup: (id >> MATCHUP_SHIFT) as u32,

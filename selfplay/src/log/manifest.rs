@@ -18,13 +18,19 @@ use crate::hash::stable_hash;
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    /// The experiment's name.
     pub experiment: String,
     /// FNV-1a of the experiment file text, as hex.
     pub experiment_hash: String,
+    /// The [`SCHEMA_VERSION`](super::SCHEMA_VERSION) of the log's columns.
     pub schema_version: u32,
+    /// The build that started the log (`pocketlab 0.1.0`).
     pub code_version: String,
+    /// The experiment's master seed.
     pub seed: u64,
+    /// The variant's name.
     pub variant: String,
+    /// The experiment's rule overrides, as variant-file TOML (empty: none).
     pub rule_overrides: String,
     /// Where the experiment file's relative paths (variant, eval, book)
     /// resolve: needed to read the log's `experiment.toml` copy again.
@@ -207,8 +213,11 @@ fn refuse_chunks_without_manifest(dir: &Path) -> Result<(), LogError> {
 /// A log directory whose manifest and experiment text were read and agree.
 #[derive(Debug, Clone)]
 pub struct LogDir {
+    /// The log directory, as given.
     pub dir: PathBuf,
+    /// Its `manifest.toml`.
     pub manifest: Manifest,
+    /// Its `experiment.toml`: the experiment text as run.
     pub experiment_text: String,
 }
 

@@ -42,6 +42,8 @@ pub struct ValueScale {
     /// no table, or pieces of the variant's classes not on the scale;
     /// `proposal_note` says why).
     pub proposed_variant: Option<String>,
+    /// Why there is no proposed variant file, in words (`None` when there is
+    /// one).
     pub proposal_note: Option<String>,
     /// The command that confirms the proposed table (present exactly when
     /// `proposed_variant` is): a class study of `proposed-classes.toml`'s
@@ -68,31 +70,41 @@ pub struct ScalePublished {
     /// The lab's, with its 95% interval (NaN where the pawn unit does not
     /// bound it).
     pub lab_pawns: f64,
+    /// Lower end of the lab's 95% interval, pawns.
     pub lab_lo: f64,
+    /// Upper end of the lab's 95% interval, pawns.
     pub lab_hi: f64,
+    /// Where the published figure stands against the lab's interval.
     pub agreement: super::PublishedAgreement,
 }
 
 /// One piece on the scale.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScalePiece {
+    /// The piece's letter in the variant.
     pub letter: String,
+    /// The piece's name, as in the variant file.
     pub name: String,
     /// Its class in the variant's table today.
     pub class: Option<u8>,
     /// Value in pawns with its 95% interval (Fieller's, with the unit's
     /// uncertainty); NaN where the unit does not bound it.
     pub pawns: f64,
+    /// Lower end of the 95% interval of `pawns`.
     pub pawns_lo: f64,
+    /// Upper end of the 95% interval of `pawns`.
     pub pawns_hi: f64,
     /// Value in logistic Elo against the empty square with its 95%
     /// interval; NaN without a value.
     pub elo: f64,
+    /// Lower end of the 95% interval of `elo`.
     pub elo_lo: f64,
+    /// Upper end of the 95% interval of `elo`.
     pub elo_hi: f64,
     /// The standard errors of `elo` and (by the delta method, the unit's
     /// error and covariance included) of `pawns`; NaN where missing.
     pub elo_std_error: f64,
+    /// Standard error of `pawns`.
     pub pawns_std_error: f64,
     /// Pairs played by the matchups the piece is in.
     pub pairs: u64,
@@ -105,14 +117,20 @@ pub struct ScalePiece {
 pub struct ScaleAdjacent {
     /// Letters: the lower piece and the next one up.
     pub lower: String,
+    /// The next piece up the scale.
     pub upper: String,
     /// `upper - lower` in pawns with its 95% interval (NaN where the unit
     /// does not bound it), and in Elo.
     pub pawns: f64,
+    /// Lower end of the 95% interval of `pawns`.
     pub pawns_lo: f64,
+    /// Upper end of the 95% interval of `pawns`.
     pub pawns_hi: f64,
+    /// `upper - lower` in logistic Elo.
     pub elo: f64,
+    /// Lower end of the 95% interval of `elo`.
     pub elo_lo: f64,
+    /// Upper end of the 95% interval of `elo`.
     pub elo_hi: f64,
 }
 
@@ -121,7 +139,9 @@ pub struct ScaleAdjacent {
 pub struct ScaleUnit {
     /// Elo per pawn and its 95% interval.
     pub elo: f64,
+    /// Lower end of the 95% interval of `elo`.
     pub elo_lo: f64,
+    /// Upper end of the 95% interval of `elo`.
     pub elo_hi: f64,
     /// Half-width over value: every figure in pawns is at best this precise.
     pub relative_precision: f64,
@@ -132,8 +152,14 @@ pub struct ScaleUnit {
 /// The residual check of the fit.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScaleConsistency {
+    /// Pearson's statistic of the fit on one additive scale: the sum of the
+    /// matchups' squared Pearson residuals.
     pub chi_square: f64,
+    /// Matchups used minus pieces valued.
     pub degrees_of_freedom: usize,
+    /// Chance of a statistic this large were the scale additive (small: some
+    /// exchange is not worth the difference of the two values, e.g. a piece
+    /// whose worth depends on the square or the army).
     pub p_value: f64,
     /// Standard deviation of a matchup's departure from the difference of
     /// its two values beyond chance, Elo (0: none shown); every interval
@@ -168,9 +194,11 @@ pub struct ScaleDistinct {
     pub pieces: Vec<String>,
     /// Pairs tested and pairs shown apart.
     pub pairs_tested: usize,
+    /// Pairs shown to differ by more than the margin.
     pub pairs_apart: usize,
     /// The margin, pawns, and the family-wise error rate of the claims.
     pub margin_pawns: f64,
+    /// The family-wise error rate of the claims, as a share (0.05 = 5%).
     pub alpha: f64,
     /// The classes today's table has among the scale's pieces.
     pub classes_today: usize,
@@ -184,6 +212,7 @@ pub struct ScaleTable {
     pub classes: Vec<Vec<String>>,
     /// Each class's spread (highest minus lowest value) and the largest.
     pub spreads: Vec<f64>,
+    /// The largest of `spreads`, in `units`.
     pub largest_spread: f64,
     /// `"pawns"` or `"Elo"`.
     pub units: String,
@@ -203,7 +232,9 @@ pub struct ScaleTarget {
     /// The current half-width (a share of the pawn's value for the unit,
     /// pawns otherwise; ∞ while unbounded) and the goal.
     pub half_width: f64,
+    /// The largest half-width the design aims for, in the same units.
     pub goal: f64,
+    /// Whether `half_width` is within `goal`.
     pub met: bool,
     /// Whether the figures are shares (the unit) rather than pawns.
     pub relative: bool,
@@ -221,6 +252,7 @@ pub struct ScaleTarget {
 /// Where the value-scale design stands.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScaleDesign {
+    /// Stages complete in the log (0 when the log is off design).
     pub stages_done: usize,
     /// Games of the complete stages.
     pub games: u64,

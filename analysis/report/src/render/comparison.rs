@@ -15,8 +15,11 @@ use pocketlab_selfplay::files::replace_whole;
 /// Where [`write_comparison`] put its files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderedComparison {
+    /// `comparison.html`: the self-contained comparison.
     pub html: PathBuf,
+    /// `comparison.md`: the same content in Markdown.
     pub markdown: PathBuf,
+    /// `comparison.csv`: one row per pair both studies rated.
     pub table: PathBuf,
     /// `pieces.csv`, when both studies are value scales.
     pub pieces_table: Option<PathBuf>,

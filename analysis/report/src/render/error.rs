@@ -7,16 +7,44 @@ use std::path::PathBuf;
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
+    /// An output directory could not be created.
     #[error("cannot create directory {}: {source}", path.display())]
-    CreateDir { path: PathBuf, source: io::Error },
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// A file could not be written.
     #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// A plot could not be drawn.
     #[error("cannot draw {}: {reason}", path.display())]
-    Draw { path: PathBuf, reason: String },
+    Draw {
+        /// The plot's file.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A CSV table could not be written.
     #[error("cannot write table {}: {reason}", path.display())]
-    Table { path: PathBuf, reason: String },
+    Table {
+        /// The table's file.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// The font the plots are drawn with could not be loaded.
     #[error("cannot load the plot font (assets/DejaVuSans.ttf): {reason}")]
-    Font { reason: String },
+    Font {
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 impl From<pocketlab_selfplay::files::WriteError> for RenderError {

@@ -4,10 +4,10 @@
 //! spreadsheet.
 //!
 //! The pipeline is deliberately one-directional so the two text formats can
-//! never drift apart: [`sections`] turns the report into a neutral
-//! [`doc::Doc`] (headings, paragraphs, tables, figures), and [`html`] and
-//! [`markdown`] are dumb printers of that document. Plots are drawn once per
-//! format by [`plots`]; tables for machines are written by [`csv`].
+//! never drift apart: `sections` turns the report into a neutral
+//! `doc::Doc` (headings, paragraphs, tables, figures), and `html` and
+//! `markdown` are dumb printers of that document. Plots are drawn once per
+//! format by `plots`; tables for machines are written by `csv`.
 //!
 //! Nothing here panics on odd data: empty groups, NaN or infinite numbers
 //! (shown as "n/a"), zero games and very long names all render.

@@ -38,7 +38,12 @@ pub enum DesignError {
     Alpha(f64),
     /// No pairs, or looks spaced by zero pairs.
     #[error("max_pairs and look_every must be at least 1 (got {max_pairs} and {look_every})")]
-    Looks { max_pairs: u64, look_every: u64 },
+    Looks {
+        /// The cap given: pairs per matchup at most.
+        max_pairs: u64,
+        /// The pairs given between looks.
+        look_every: u64,
+    },
     /// A calibration futility chance outside (0, 0.5).
     #[error("the calibration futility must lie in (0, 0.5), got {0}")]
     CalibrationFutility(f64),
@@ -209,9 +214,10 @@ pub struct LookEstimate {
     pub score: f64,
     /// Its standard error over pairs (with the small-sample guard).
     pub score_std_error: f64,
-    /// A minus B in Elo (±∞ for a score of 1 or 0), and its delta-method
-    /// standard error.
+    /// A minus B in Elo (±∞ for a score of 1 or 0).
     pub elo: f64,
+    /// The delta-method standard error of `elo`, in Elo (∞ for a score of
+    /// 1 or 0).
     pub elo_std_error: f64,
 }
 

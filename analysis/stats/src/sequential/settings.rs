@@ -53,6 +53,7 @@ pub struct SequentialStop {
     pub margin_pawns: f64,
     /// Error rate of each kind of claim per class (Holm).
     pub alpha: f64,
+    /// How α is spent over the looks.
     pub spending: Spending,
     /// When set (γ): the calibration stops once no undecided comparison has
     /// a chance above γ of being shown equivalent by its cap, even were

@@ -34,16 +34,19 @@ pub struct Comparison {
 /// A simulated study: comparisons, the calibration, and how games go.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
+    /// The compared pairs of pieces, with their families and truths.
     pub comparisons: Vec<Comparison>,
     /// A pawn-odds calibration matchup (one pawn) measures the unit; without
     /// one the true unit is taken as known.
     pub calibration: bool,
     /// True Elo per pawn.
     pub elo_per_pawn: f64,
-    /// Draw rate between equal sides, White's edge and the openings'
-    /// colour bias (see [`PairModel`]).
+    /// Draw rate between equal sides, 0 to 0.5 (see [`PairModel`]).
     pub draw_at_equal: f64,
+    /// White's advantage, Elo.
     pub white_edge: f64,
+    /// How much each pair's opening favours one colour (drawn at random),
+    /// Elo.
     pub opening_spread: f64,
 }
 
@@ -135,12 +138,16 @@ impl Scenario {
 /// or `wrong_side`, and in `both`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ComparisonTally {
+    /// Runs that showed equivalence.
     pub equivalent: u32,
-    /// "Different" with the right side stronger, and with the wrong one.
+    /// Runs that showed the truly stronger piece stronger.
     pub different: u32,
+    /// Runs that showed the other piece stronger, or either piece when the
+    /// truth is no difference.
     pub wrong_side: u32,
     /// Equivalent and different at once.
     pub both: u32,
+    /// Runs that ended with neither claim.
     pub undecided: u32,
     /// Pairs played, summed over runs.
     pub pairs: u64,
@@ -149,13 +156,17 @@ pub struct ComparisonTally {
 /// How one design did over the runs.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DesignTally {
+    /// One tally per comparison, in the scenario's order.
     pub comparisons: Vec<ComparisonTally>,
     /// Games, summed over runs (calibration included).
     pub games: u64,
+    /// Calibration pairs played, summed over runs (0 without a calibration).
     pub calibration_pairs: u64,
-    /// Runs in which a family made at least one false claim of each kind,
-    /// by family.
+    /// By family: runs in which at least one of its comparisons was shown
+    /// equivalent with a truth at or beyond the margin.
     pub family_false_equivalence: Vec<u32>,
+    /// By family: runs in which at least one of its comparisons showed the
+    /// wrong piece stronger (or either, at a truth of no difference).
     pub family_false_difference: Vec<u32>,
 }
 
@@ -223,7 +234,9 @@ impl DesignTally {
 /// The two designs over the same simulated runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimulationResult {
+    /// Simulated studies.
     pub runs: u32,
+    /// The group-sequential design, replayed over the same draws.
     pub sequential: DesignTally,
     /// Every matchup (and the calibration) at the cap, verdicts as the
     /// report gives them.

@@ -110,9 +110,11 @@ pub enum Status {
 /// What a comparison's pairs said at its last look.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LookRecord {
-    /// The look (0-based) and the pairs behind it.
+    /// The look, 0-based.
     pub look: usize,
+    /// Pairs behind it: the look's pair count.
     pub pairs: u64,
+    /// What those pairs say: score, Elo and their standard errors.
     pub estimate: LookEstimate,
     /// The pawn unit at that look (from the calibration's pairs so far).
     pub unit: PawnUnit,
@@ -121,11 +123,18 @@ pub struct LookRecord {
     pub tost_z: Option<(f64, f64)>,
     /// The difference test's z (score scale).
     pub difference_z: f64,
-    /// Holm levels in force at that look (per one-sided TOST test; the
-    /// two-sided difference test), and their boundaries.
+    /// Holm level in force at that look for each one-sided test of TOST.
     pub equivalence_level: f64,
+    /// The design's one-sided boundary at `equivalence_level` for this look
+    /// and pair count ([`Design::boundary`]): equivalence needs the TOST z
+    /// at `+margin` at most `-boundary` and the one at `-margin` at least
+    /// `boundary`.
     pub equivalence_boundary: f64,
+    /// Holm level in force at that look for the two-sided difference test.
     pub difference_level: f64,
+    /// The design's one-sided boundary at half `difference_level`
+    /// ([`Design::boundary`]): a difference needs `|difference_z|` at least
+    /// this, a two-sided test at `difference_level`.
     pub difference_boundary: f64,
     /// For an undecided comparison: what a fixed-sample test at its Holm
     /// level would need (a planning figure).
@@ -164,6 +173,7 @@ impl LookRecord {
 pub struct MatchupRecord {
     /// Pairs through its last look.
     pub pairs: u64,
+    /// Where it stands after its last look.
     pub status: Status,
     /// Its statistics at its last look (comparisons only).
     pub last: Option<LookRecord>,
@@ -174,8 +184,12 @@ pub struct MatchupRecord {
 pub struct Stage {
     /// 1-based: stage `k` ends at look `k - 1` (0-based).
     pub number: usize,
+    /// First pair played (0-based): the previous look's pair count, 0 for
+    /// the first stage.
     pub from: u64,
+    /// The pair count at the stage's look; pair `to` is not played.
     pub to: u64,
+    /// The matchups that play it, as indices into the roles, ascending.
     pub matchups: Vec<usize>,
 }
 
@@ -189,6 +203,7 @@ impl Stage {
 /// The design's account of a study so far.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyHistory {
+    /// Each matchup's record, in the order of the roles.
     pub matchups: Vec<MatchupRecord>,
     /// Looks taken.
     pub looks_done: usize,

@@ -152,7 +152,7 @@ pub struct TargetCheck {
     /// 95% confidence: even at the lower end of the departure variance's
     /// interval the floor is above the goal.
     pub out_of_reach: bool,
-    /// Out of reach, and within [`SETTLED_ABOVE_FLOOR`] of its floor: more
+    /// Out of reach, and within `SETTLED_ABOVE_FLOOR` of its floor: more
     /// pairs would narrow it by little, so the design stops pursuing it.
     pub settled: bool,
 }
@@ -187,7 +187,7 @@ pub struct Allocation {
     /// Every piece valued and every goal met.
     pub met: bool,
     /// Every piece valued and every goal met or settled at its floor (out
-    /// of reach, and within [`SETTLED_ABOVE_FLOOR`] of the floor), some
+    /// of reach, and within `SETTLED_ABOVE_FLOOR` of the floor), some
     /// settled: the departures end the study.
     pub settled: bool,
     /// The fit of the counts given.
