@@ -173,3 +173,42 @@ fn a_bad_loop_file_is_refused_with_its_key() {
         "{said}"
     );
 }
+
+#[test]
+fn a_loop_file_that_does_not_parse_is_refused_with_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.toml");
+    std::fs::write(&file, LOOP.replace("GENERATIONS", "\"one\"")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+        .args(["train-network", file.to_str().unwrap(), "--quiet"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("training loop file") && said.contains("broken.toml"),
+        "{said}"
+    );
+    assert!(said.contains("line 5, column"), "{said}");
+}
+
+#[test]
+fn zero_threads_are_refused_not_adjusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("loop.toml");
+    std::fs::write(&file, LOOP.replace("GENERATIONS", "1")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+        .args(["train-network", file.to_str().unwrap(), "--quiet"])
+        .args(["--threads", "0"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--threads"), "{said}");
+    assert!(
+        !dir.path().join("reports").exists(),
+        "nothing is written before the refusal"
+    );
+}

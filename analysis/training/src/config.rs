@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use pocketlab_core::variant::describe_toml_error;
 use serde::Deserialize;
 
 /// A training run, as written in `configs/training/*.toml`.
@@ -98,7 +99,7 @@ impl TrainingFile {
             anyhow::anyhow!(
                 "training file '{}': {}",
                 path.display(),
-                e.to_string().trim_end()
+                describe_toml_error(&e, &text)
             )
         })?;
         let bad = |key: &str, why: &str| {

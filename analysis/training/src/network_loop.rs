@@ -31,6 +31,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 use pocketlab_core::engine::{Activation, EvalParams, Views};
+use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Variant, builtin};
 use pocketlab_selfplay::files::{read_text, replace_whole};
 use pocketlab_selfplay::log::SprtAccepted;
@@ -230,10 +231,10 @@ fn default_error() -> f64 {
 impl NetworkLoopFile {
     /// Read and check a loop file; returns it with its directory.
     pub fn load(path: &Path) -> anyhow::Result<(NetworkLoopFile, PathBuf)> {
-        let label = path.display().to_string();
-        let text = read_text(path).map_err(|e| anyhow::anyhow!("{label}: cannot read: {e}"))?;
+        let label = format!("training loop file '{}'", path.display());
+        let text = read_text(path).map_err(|e| anyhow::anyhow!("{label}: {e}"))?;
         let file: NetworkLoopFile = toml::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{label}: {}", e.to_string().trim_end()))?;
+            .map_err(|e| anyhow::anyhow!("{label}: {}", describe_toml_error(&e, &text)))?;
         file.check()
             .map_err(|(key, why)| anyhow::anyhow!("{label}, key '{key}': {why}"))?;
         let dir = path

@@ -46,7 +46,18 @@ pub struct RunArgs {
 }
 
 /// Most worker threads a run may start.
-pub const MAX_THREADS: usize = 1024;
+const MAX_THREADS: usize = 1024;
+
+/// The worker threads `--threads` asks for (default: all cores), refused
+/// outside 1 to [`MAX_THREADS`] rather than adjusted.
+pub fn worker_threads(asked: Option<usize>) -> anyhow::Result<usize> {
+    let threads =
+        asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if !(1..=MAX_THREADS).contains(&threads) {
+        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}, got {threads}");
+    }
+    Ok(threads)
+}
 
 pub fn load_experiment(path: Option<&Path>) -> anyhow::Result<Experiment> {
     load_experiment_with(path, AbsentEval::Shipped)
@@ -97,12 +108,7 @@ pub fn play(args: &RunArgs) -> anyhow::Result<(Experiment, PathBuf, Played)> {
     if let Some(absent_eval) = logged_absent_eval(&out_dir).filter(|a| *a != AbsentEval::Shipped) {
         exp = load_experiment_with(args.experiment.as_deref(), absent_eval)?;
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if !(1..=MAX_THREADS).contains(&threads) {
-        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}");
-    }
+    let threads = worker_threads(args.threads)?;
     check_memory(&exp, threads, args.max_memory_mb)?;
     let options = RunOptions {
         out_dir: out_dir.clone(),

@@ -23,7 +23,7 @@ use pocketlab_selfplay::files::{relative_path, replace_whole};
 use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
 
 use super::report;
-use super::run::{self, MAX_THREADS, Played, RunArgs};
+use super::run::{self, Played, RunArgs};
 
 /// Plies of a game the time estimate assumes: the games of the Pocket
 /// Mutation Chess class study of record average 99.7 plies.
@@ -153,12 +153,7 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(|| Path::new("reports").join(&name));
     std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if !(1..=MAX_THREADS).contains(&threads) {
-        anyhow::bail!("--threads must be between 1 and {MAX_THREADS}");
-    }
+    let threads = run::worker_threads(args.threads)?;
     let settings = StudySettings {
         name,
         variant: path_from(&out, &args.variant)?,
@@ -284,7 +279,12 @@ fn revised_variant(target: &str) -> anyhow::Result<pocketlab_core::Variant> {
     let text = std::fs::read_to_string(path).with_context(|| {
         format!("--new-pairs: {target} must be a variant file that inherits the table it revises")
     })?;
-    let file: toml::Table = toml::from_str(&text).with_context(|| target.to_owned())?;
+    let file: toml::Table = toml::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "variant file '{target}': {}",
+            pocketlab_core::variant::describe_toml_error(&e, &text)
+        )
+    })?;
     let Some(inherits) = file.get("inherits").and_then(toml::Value::as_str) else {
         anyhow::bail!(
             "{target}: --new-pairs needs `inherits`, the variant whose table this one revises"

@@ -21,11 +21,13 @@ use pocketlab_training::{TrainingFile, train};
 pub struct TrainArgs {
     /// Training file (TOML), e.g. configs/training/pmc-values.toml.
     pub training: PathBuf,
+    /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Output directory (default: `reports/<name>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// No progress output.
     #[arg(long)]
     pub quiet: bool,
 }
@@ -36,10 +38,7 @@ pub fn run_training(args: &TrainArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("reports").join(&file.name));
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
+    let threads = super::run::worker_threads(args.threads)?;
     let outcome = train(&file, &dir, &out.join("training"), threads, args.quiet)?;
 
     // The seeded match: trained against starting values, full rules.

@@ -13,11 +13,13 @@ use pocketlab_training::network_loop::{NetworkLoopFile, train_network};
 pub struct TrainNetworkArgs {
     /// Loop file (TOML), e.g. configs/training/pmc-network.toml.
     pub file: PathBuf,
+    /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Output directory (default: `reports/<name>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// No progress output.
     #[arg(long)]
     pub quiet: bool,
 }
@@ -28,10 +30,7 @@ pub fn run(args: &TrainNetworkArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("reports").join(&file.name));
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
+    let threads = super::run::worker_threads(args.threads)?;
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupt);
     super::run::ctrlc_handler(move || {
