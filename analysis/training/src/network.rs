@@ -48,6 +48,9 @@ pub struct NetworkOptions {
     pub views: Views,
     /// The hidden units' activation.
     pub activation: Activation,
+    /// Output buckets: one output layer per share of the material left
+    /// ([`NetworkInputs::bucket`]); 1 for one output layer.
+    pub buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per gradient step.
@@ -84,6 +87,7 @@ impl Default for NetworkOptions {
             hidden: 32,
             views: Views::Mover,
             activation: Activation::Clipped,
+            buckets: 1,
             epochs: 30,
             batch: 4096,
             rate: 1e-3,
@@ -139,6 +143,8 @@ struct Sample {
     inputs: Vec<(u32, f32)>,
     /// The same from the other side's ([`Views::Both`]; empty otherwise).
     other: Vec<(u32, f32)>,
+    /// The output bucket of the position.
+    bucket: u16,
     label: f32,
 }
 
@@ -150,8 +156,8 @@ impl Sample {
 }
 
 /// The float model: input weights feature by feature, hidden biases,
-/// output weights (per view) and bias in pawns; activations run from 0
-/// to 1 (the evaluator's [`ACTIVATION_ONE`]).
+/// output weights (per bucket and view) and biases (per bucket) in pawns;
+/// activations run from 0 to 1 (the evaluator's [`ACTIVATION_ONE`]).
 #[derive(Clone)]
 struct Model {
     hidden: usize,
@@ -160,14 +166,24 @@ struct Model {
     input: Vec<f32>,
     bias: Vec<f32>,
     output: Vec<f32>,
-    output_bias: f32,
+    output_bias: Vec<f32>,
 }
 
 impl Model {
     /// How many numbers the model holds, in the order [`Model::apply`]
     /// walks them.
     fn parameter_count(&self) -> usize {
-        self.input.len() + self.bias.len() + self.output.len() + 1
+        self.input.len() + self.bias.len() + self.output.len() + self.output_bias.len()
+    }
+
+    /// Output buckets.
+    fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// Where `bucket`'s output weights start in `output`.
+    fn output_start(&self, bucket: u16) -> usize {
+        usize::from(bucket) * self.views * self.hidden
     }
 
     fn new(inputs: usize, options: &NetworkOptions, rng: &mut ChaCha8Rng) -> Model {
@@ -180,8 +196,8 @@ impl Model {
                 .map(|_| rng.random_range(-0.05f32..0.05))
                 .collect(),
             bias: vec![0.5; hidden],
-            output: vec![0.0; options.views.count() * hidden],
-            output_bias: 0.0,
+            output: vec![0.0; options.buckets * options.views.count() * hidden],
+            output_bias: vec![0.0; options.buckets],
         }
     }
 
@@ -223,19 +239,20 @@ impl Model {
         }
     }
 
-    /// The correction in centipawns for the side to move, given the sums.
-    fn output_of(&self, acc: &[f32]) -> f32 {
+    /// The correction in centipawns for the side to move, given the sums,
+    /// through the output layer of `bucket`.
+    fn output_of(&self, acc: &[f32], bucket: u16) -> f32 {
         let sum: f32 = acc
             .iter()
-            .zip(&self.output)
+            .zip(&self.output[self.output_start(bucket)..])
             .map(|(&a, o)| self.activate(a) * o)
             .sum();
-        100.0 * (sum + self.output_bias)
+        100.0 * (sum + self.output_bias[usize::from(bucket)])
     }
 
     fn predict(&self, sample: &Sample, acc: &mut [f32], scale: f32) -> f32 {
         self.hidden_sums(sample, acc);
-        let white = sample.base + sample.sign * self.output_of(acc);
+        let white = sample.base + sample.sign * self.output_of(acc, sample.bucket);
         1.0 / (1.0 + (-scale * white).exp())
     }
 
@@ -250,11 +267,13 @@ impl Model {
         let (g_input, rest) = grad.split_at_mut(self.input.len());
         let (g_bias, rest) = rest.split_at_mut(h);
         let (g_output, g_output_bias) = rest.split_at_mut(self.output.len());
-        g_output_bias[0] += g;
+        g_output_bias[usize::from(sample.bucket)] += g;
+        let first = self.output_start(sample.bucket);
+        let (g_output, output) = (&mut g_output[first..], &self.output[first..]);
         for (j, a) in acc.iter_mut().enumerate() {
             g_output[j] += g * self.activate(*a);
             // From here on `acc` holds each unit's share of the gradient.
-            *a = g * self.output[j] * self.slope(*a);
+            *a = g * output[j] * self.slope(*a);
             g_bias[j % h] += *a;
         }
         for (v, acc) in acc.chunks_exact(h).enumerate() {
@@ -299,7 +318,7 @@ impl Model {
             .iter_mut()
             .chain(self.bias.iter_mut())
             .chain(self.output.iter_mut())
-            .chain(std::iter::once(&mut self.output_bias));
+            .chain(self.output_bias.iter_mut());
         for (((w, &g), m), v) in params
             .zip(grad)
             .zip(adam.m.iter_mut())
@@ -334,6 +353,7 @@ impl Model {
                 Views::Mover
             },
             activation: self.activation,
+            buckets: self.buckets(),
             input: self.input.iter().map(input_weight).collect(),
             bias: self.bias.iter().map(input_weight).collect(),
             output: self
@@ -341,7 +361,11 @@ impl Model {
                 .iter()
                 .map(|o| output_weight(o * 100.0 * OUTPUT_UNIT as f32))
                 .collect(),
-            output_bias: output_weight(self.output_bias * 100.0),
+            output_bias: self
+                .output_bias
+                .iter()
+                .map(|b| output_weight(b * 100.0))
+                .collect(),
         }
     }
 }
@@ -430,6 +454,7 @@ fn samples(
     label: &(dyn Fn(usize, &Labelled<'_>) -> f64 + Sync),
     mirror: bool,
     views: Views,
+    buckets: usize,
 ) -> Vec<Sample> {
     let sample = |pos: &Position<'_>, label: f64| {
         let features = |view: Color| {
@@ -452,6 +477,7 @@ fn samples(
                 Views::Mover => Vec::new(),
                 Views::Both => features(!us),
             },
+            bucket: inputs.bucket(pos, buckets) as u16,
             label: label as f32,
         }
     };
@@ -476,6 +502,8 @@ pub struct NetworkLabels {
     k: f64,
     /// The views the samples hold inputs for.
     views: Views,
+    /// The output buckets the samples are sorted into.
+    buckets: usize,
     train: Vec<Sample>,
     held_out: Vec<Sample>,
     /// Derived positions in the training set (not counting mirror images).
@@ -613,7 +641,15 @@ pub fn label_positions<'v>(
         // Training positions only: the held-out error stays comparable.
         let mirror = options.mirror && which == 0;
         (
-            samples(set, &base, &inputs, &label, mirror, options.views),
+            samples(
+                set,
+                &base,
+                &inputs,
+                &label,
+                mirror,
+                options.views,
+                options.buckets,
+            ),
             set.len() - logged,
         )
     };
@@ -622,6 +658,7 @@ pub fn label_positions<'v>(
     Ok(NetworkLabels {
         k,
         views: options.views,
+        buckets: options.buckets,
         train,
         held_out,
         train_derived,
@@ -753,11 +790,13 @@ pub fn fit_network(
     let NetworkLabels {
         k,
         views,
+        buckets,
         ref train,
         ref held_out,
         ..
     } = *labels;
     assert_eq!(views, options.views, "labels made for other views");
+    assert_eq!(buckets, options.buckets, "labels made for other buckets");
     let pieces = piece_letters(variant);
     let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
@@ -872,18 +911,20 @@ mod tests {
         let start = EvalParams::default();
         let eval = Evaluator::new(&v, &start);
         let (data, fens) = planted_knight(&v);
-        for (views, activation) in NETWORK_SHAPES {
+        let shapes = NETWORK_SHAPES.iter().map(|&(v, a)| (v, a, 1));
+        for (views, activation, buckets) in shapes.chain([(Views::Both, Activation::Squared, 4)]) {
             let options = NetworkOptions {
                 hidden: 4,
                 views,
                 activation,
+                buckets,
                 epochs: 3000,
                 batch: 8,
                 rate: 3e-3,
                 ..NetworkOptions::default()
             };
             let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
-            let shape = format!("{views:?} {activation:?}");
+            let shape = format!("{views:?} {activation:?} {buckets} bucket(s)");
             assert!(
                 outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
                 "{shape}: {} -> {}",
@@ -891,7 +932,10 @@ mod tests {
                 outcome.held_out_error_after
             );
             let net = outcome.params.network.as_ref().unwrap();
-            assert_eq!((net.views, net.activation), (views, activation));
+            assert_eq!(
+                (net.views, net.activation, net.buckets),
+                (views, activation, buckets)
+            );
             let tuned = Evaluator::new(&v, &outcome.params);
             let pos = Position::from_fen(&v, fens[0]).unwrap();
             let gain = tuned.evaluate(&pos) - eval.evaluate(&pos);
@@ -926,14 +970,17 @@ mod tests {
         )
         .unwrap();
         let set = [Labelled { pos, result: 0.8 }];
-        for (views, activation) in NETWORK_SHAPES {
+        let shapes = NETWORK_SHAPES.iter().map(|&(v, a)| (v, a, 1));
+        for (views, activation, buckets) in shapes.chain([(Views::Both, Activation::Squared, 3)]) {
             let options = NetworkOptions {
                 hidden: 3,
                 views,
                 activation,
+                buckets,
                 ..NetworkOptions::default()
             };
-            let sample = &samples(&set, &eval, &inputs, &|_, l| l.result, false, views)[0];
+            let label = |_: usize, l: &Labelled<'_>| l.result;
+            let sample = &samples(&set, &eval, &inputs, &label, false, views, buckets)[0];
             let mut rng = ChaCha8Rng::seed_from_u64(3);
             let mut model = Model::new(Network::inputs_for(6), &options, &mut rng);
             // Spread the units over their range, and give every output a say.
@@ -960,14 +1007,14 @@ mod tests {
                 .into_iter()
                 .chain(n_input..model.parameter_count());
             for index in watched {
-                let h = 1e-3f32;
+                let h = 5e-3f32;
                 let nudge = |m: &mut Model, by: f32| {
                     let p = m
                         .input
                         .iter_mut()
                         .chain(m.bias.iter_mut())
                         .chain(m.output.iter_mut())
-                        .chain(std::iter::once(&mut m.output_bias))
+                        .chain(m.output_bias.iter_mut())
                         .nth(index)
                         .unwrap();
                     *p += by;
@@ -977,14 +1024,17 @@ mod tests {
                 nudge(&mut down, -h);
                 let slope = (error(&up) - error(&down)) / (2.0 * f64::from(h));
                 let found = f64::from(grad[index]);
-                // Within 1%: the differences are taken in f32.
+                // Within 1%: the errors are taken in f32, so the step is large
+                // enough for their differences to stand clear of f32's
+                // resolution, and small enough to cross no clipping point.
                 assert!(
                     (slope - found).abs() <= 1e-2 * slope.abs().max(1e-3),
-                    "{views:?} {activation:?}: parameter {index}: slope {slope}, gradient {found}"
+                    "{views:?} {activation:?} {buckets}: parameter {index}: slope {slope}, \
+                     gradient {found}"
                 );
                 checked += 1;
             }
-            assert_eq!(checked, 3 + 3 + 3 * views.count() + 1);
+            assert_eq!(checked, 3 + 3 + (3 * views.count() + 1) * buckets);
         }
     }
 
@@ -1175,10 +1225,11 @@ mod tests {
             hidden: 1,
             views: Views::Mover,
             activation: Activation::Clipped,
+            buckets: 1,
             input: vec![0; Network::inputs_for(6)],
             bias: vec![0],
             output: vec![0],
-            output_bias: 300,
+            output_bias: vec![300],
         });
         biased.validate().unwrap();
         let error = |start: &EvalParams| {

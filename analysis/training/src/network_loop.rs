@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
-use pocketlab_core::engine::{Activation, EvalParams, Views};
+use pocketlab_core::engine::{Activation, EvalParams, MAX_BUCKETS, MAX_HIDDEN, Views};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Variant, builtin};
 use pocketlab_selfplay::files::{read_text, replace_whole};
@@ -131,6 +131,9 @@ pub struct NetworkSettings {
     /// `"clipped"` or `"squared"`.
     #[serde(default = "default_activation")]
     pub activation: String,
+    /// Output buckets by the material left (default 1: one output layer).
+    #[serde(default = "default_buckets")]
+    pub buckets: u32,
     /// Passes over the training positions, at most (default 30).
     #[serde(default = "default_epochs")]
     pub epochs: u32,
@@ -150,6 +153,7 @@ impl Default for NetworkSettings {
             hidden: default_hidden(),
             views: default_views(),
             activation: default_activation(),
+            buckets: default_buckets(),
             epochs: default_epochs(),
             rate_drop: default_rate_drop(),
             mirror: None,
@@ -215,6 +219,9 @@ fn default_views() -> String {
 fn default_activation() -> String {
     "squared".to_owned()
 }
+fn default_buckets() -> u32 {
+    1
+}
 fn default_epochs() -> u32 {
     30
 }
@@ -270,7 +277,15 @@ impl NetworkLoopFile {
         at_least_one("selfplay.fen_every", u64::from(self.selfplay.fen_every))?;
         at_least_one("labels.search_nodes", self.labels.search_nodes)?;
         at_least_one("labels.window", u64::from(self.labels.window))?;
-        at_least_one("network.hidden", u64::from(self.network.hidden))?;
+        let within = |key, value: u32, most: usize| {
+            if (1..=most).contains(&(value as usize)) {
+                Ok(())
+            } else {
+                Err((key, format!("from 1 to {most}")))
+            }
+        };
+        within("network.hidden", self.network.hidden, MAX_HIDDEN)?;
+        within("network.buckets", self.network.buckets, MAX_BUCKETS)?;
         at_least_one("network.epochs", u64::from(self.network.epochs))?;
         at_least_one("gate.nodes", self.gate.nodes)?;
         at_least_one("gate.max_pairs", self.gate.max_pairs)?;
@@ -308,6 +323,7 @@ impl NetworkLoopFile {
             hidden: n.hidden as usize,
             views: n.views.parse().expect("checked on load"),
             activation: n.activation.parse().expect("checked on load"),
+            buckets: n.buckets as usize,
             epochs: n.epochs as usize,
             seed: self.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9_7f4a_7c15),
             search_nodes: Some(self.labels.search_nodes),
@@ -489,13 +505,17 @@ fn summary_markdown(file: &NetworkLoopFile, results: &[GenerationResult]) -> Str
     writeln!(
         t,
         "Each generation plays {} self-play pairs at {} nodes with the current player, labels \
-         their positions by {}-node searches, fits a network of {} hidden units and keeps it if \
-         it beats the player in an SPRT [{}, {}] at {} nodes (at most {} pairs). `best.toml` is \
-         the player after the last generation.\n",
+         their positions by {}-node searches, fits a network of {} hidden units{} and keeps it \
+         if it beats the player in an SPRT [{}, {}] at {} nodes (at most {} pairs). `best.toml` \
+         is the player after the last generation.\n",
         file.selfplay.pairs,
         file.selfplay.nodes,
         file.labels.search_nodes,
         file.network.hidden,
+        match file.network.buckets {
+            1 => String::new(),
+            b => format!(" with {b} output buckets"),
+        },
         file.gate.elo0,
         file.gate.elo1,
         file.gate.nodes,

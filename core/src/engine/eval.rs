@@ -1362,20 +1362,21 @@ mod tests {
             (0..n).map(|_| rng.random_range(-bound..=bound)).collect()
         };
         // Both shapes of network: the mover's view with clipped units, and
-        // both views with squared ones.
-        for (views, activation) in [
-            (Views::Mover, Activation::Clipped),
-            (Views::Both, Activation::Squared),
+        // both views with squared ones and output buckets.
+        for (views, activation, buckets) in [
+            (Views::Mover, Activation::Clipped, 1),
+            (Views::Both, Activation::Squared, 5),
         ] {
             params.network = Some(Network {
                 pieces: pieces.into(),
                 hidden,
                 views,
                 activation,
+                buckets,
                 input: weights(Network::inputs_for(pieces.len()) * hidden, 300),
                 bias: weights(hidden, 300),
-                output: weights(views.count() * hidden, 2000),
-                output_bias: 3,
+                output: weights(buckets * views.count() * hidden, 2000),
+                output_bias: weights(buckets, 50),
             });
             params.validate().unwrap();
             for (v, cacheable) in variants.iter().zip([true, true, false]) {

@@ -28,7 +28,9 @@ pub const ACTIVATION_ONE: i32 = 256;
 /// Output weights are in 1/`OUTPUT_UNIT` centipawn per full activation.
 pub const OUTPUT_UNIT: i64 = 16;
 /// Most hidden units a network may have.
-pub(crate) const MAX_HIDDEN: usize = 1024;
+pub const MAX_HIDDEN: usize = 1024;
+/// Most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
 /// Largest input weight or hidden bias (in absolute value): with at most
 /// 64 board pieces and 2 × 32 pocket counts of at most 255, no hidden sum
 /// can overflow.
@@ -126,16 +128,43 @@ pub struct Network {
     /// The hidden units' activation (a file without the key: clipped).
     #[serde(default)]
     pub activation: Activation,
+    /// Output buckets: the output layer has one set of weights and a bias
+    /// per bucket, chosen by the material on the board and in the pockets
+    /// ([`NetworkInputs::bucket`]), so that an endgame weighs the hidden
+    /// units otherwise than the opening (a file without the key: 1, one
+    /// output layer for every position).
+    #[serde(default = "one_bucket")]
+    pub buckets: usize,
     /// Input weights, feature by feature: `hidden` values per input (see
     /// [`Network::inputs`] for the order).
     pub input: Vec<i32>,
     /// One bias per hidden unit.
     pub bias: Vec<i32>,
-    /// Output weights: one per hidden unit and view, the mover's view's
-    /// units first.
+    /// Output weights: per bucket (the least material first), one per
+    /// hidden unit and view, the mover's view's units first.
     pub output: Vec<i32>,
-    /// Added to the output, in centipawns.
-    pub output_bias: i32,
+    /// Added to the output, in centipawns: one per bucket (a file writes a
+    /// single number for one bucket, a list for more).
+    #[serde(deserialize_with = "one_or_many")]
+    pub output_bias: Vec<i32>,
+}
+
+fn one_bucket() -> usize {
+    1
+}
+
+/// `output_bias` as a number (one bucket) or a list (one per bucket).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(i32),
+        Many(Vec<i32>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(v) => vec![v],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 impl Network {
@@ -196,6 +225,13 @@ impl Network {
         if self.activation != Activation::default() {
             shape += &format!("activation = \"{}\"\n", self.activation.name());
         }
+        if self.buckets != one_bucket() {
+            shape += &format!("buckets = {}\n", self.buckets);
+        }
+        let output_bias = match self.output_bias.as_slice() {
+            [one] => one.to_string(),
+            many => format!("[{}]", line(many)),
+        };
         let mut out = format!(
             "\n[network]\npieces = \"{}\"\nhidden = {}\n{shape}output_bias = {}\nbias = [{}]\noutput = [{}]\n\
              # One line per input: the mover's pieces by listed letter, squares a1 to h8 from\n\
@@ -203,7 +239,7 @@ impl Network {
              input = [\n",
             self.pieces,
             self.hidden,
-            self.output_bias,
+            output_bias,
             line(&self.bias),
             line(&self.output)
         );
@@ -240,17 +276,24 @@ impl Network {
                 self.hidden
             ));
         }
-        let views = self.views.count();
+        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
+            return Err(format!(
+                "network.buckets: {} is outside 1 to {MAX_BUCKETS}",
+                self.buckets
+            ));
+        }
+        let (views, buckets) = (self.views.count(), self.buckets);
         let sizes = [
             ("input", self.input.len(), self.inputs() * self.hidden),
             ("bias", self.bias.len(), self.hidden),
-            ("output", self.output.len(), views * self.hidden),
+            ("output", self.output.len(), buckets * views * self.hidden),
+            ("output_bias", self.output_bias.len(), buckets),
         ];
         for (key, len, want) in sizes {
             if len != want {
                 return Err(format!(
-                    "network.{key}: {len} values where {} pieces, {} hidden units and {views} \
-                     view(s) need {want}",
+                    "network.{key}: {len} values where {} pieces, {} hidden units, {views} \
+                     view(s) and {buckets} bucket(s) need {want}",
                     self.pieces.len(),
                     self.hidden
                 ));
@@ -260,17 +303,12 @@ impl Network {
             ("input", &self.input, MAX_INPUT_WEIGHT),
             ("bias", &self.bias, MAX_INPUT_WEIGHT),
             ("output", &self.output, MAX_OUTPUT_WEIGHT),
+            ("output_bias", &self.output_bias, MAX_OUTPUT_WEIGHT),
         ];
         for (key, values, bound) in bounded {
             if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| v.abs() > bound) {
                 return Err(format!("network.{key}[{i}]: {v} is outside ±{bound}"));
             }
-        }
-        if self.output_bias.abs() > MAX_OUTPUT_WEIGHT {
-            return Err(format!(
-                "network.output_bias: {} is outside ±{MAX_OUTPUT_WEIGHT}",
-                self.output_bias
-            ));
         }
         Ok(())
     }
@@ -283,6 +321,9 @@ pub struct NetworkInputs {
     /// The variant's piece types the network lists, with their slots.
     kinds: Vec<(PieceType, u8)>,
     listed: usize,
+    /// Pieces on the board and in the pockets at the variant's start: the
+    /// material that fills every bucket.
+    start_material: u32,
 }
 
 impl NetworkInputs {
@@ -297,7 +338,22 @@ impl NetworkInputs {
                 })
                 .collect(),
             listed: pieces.len(),
+            start_material: material(&Position::start(variant)).max(1),
         }
+    }
+
+    /// The output bucket of `pos` among `buckets`: the material left (every
+    /// piece on the board, kings included, and in the pockets) as a share
+    /// of the start's, cut into equal steps, the least material in bucket
+    /// 0. In chess with 8 buckets, 29 to 32 pieces are bucket 7 and 2 to
+    /// 4 bucket 0.
+    pub fn bucket(&self, pos: &Position<'_>, buckets: usize) -> usize {
+        if buckets <= 1 {
+            return 0;
+        }
+        let left = material(pos).max(1) - 1;
+        let bucket = left as usize * buckets / self.start_material as usize;
+        bucket.min(buckets - 1)
     }
 
     /// The active inputs of `pos` with their values (1 for a board piece,
@@ -347,6 +403,15 @@ impl NetworkInputs {
     }
 }
 
+/// Pieces on the board (kings included) and in both pockets.
+fn material(pos: &Position<'_>) -> u32 {
+    pos.occupied().count()
+        + Color::ALL
+            .into_iter()
+            .map(|c| u32::from(pos.pocket_size(c)))
+            .sum::<u32>()
+}
+
 /// Hidden units summed at a time: a fixed stack buffer whatever the
 /// network's width, so an evaluation never allocates.
 const UNIT_BLOCK: usize = 64;
@@ -358,6 +423,8 @@ impl Network {
     pub(crate) fn evaluate(&self, inputs: &NetworkInputs, pos: &Position<'_>) -> i32 {
         let hidden = self.hidden;
         let us = pos.side_to_move();
+        let bucket = inputs.bucket(pos, self.buckets);
+        let output = self.bucket_output(bucket);
         let mut sum = 0i64;
         let mut acc = [0i32; UNIT_BLOCK];
         let views = [us, !us];
@@ -371,10 +438,17 @@ impl Network {
                 inputs.for_each_from(pos, view, |input, value| {
                     add_row(acc, &self.input[input * hidden..][units.clone()], value);
                 });
-                sum += self.output_sum(acc, &self.output[v * hidden + first..]);
+                sum += self.output_sum(acc, &output[v * hidden + first..]);
             }
         }
-        self.centipawns(sum)
+        self.centipawns(sum, bucket)
+    }
+
+    /// The output weights of `bucket`: every view's.
+    #[inline]
+    fn bucket_output(&self, bucket: usize) -> &[i32] {
+        let per_bucket = self.views.count() * self.hidden;
+        &self.output[bucket * per_bucket..][..per_bucket]
     }
 
     /// What the hidden sums `sums` give through the output weights
@@ -397,11 +471,12 @@ impl Network {
         }
     }
 
-    /// The correction in centipawns of the output sum of every view.
+    /// The correction in centipawns of the output sum of every view,
+    /// through the output layer of `bucket`.
     #[inline]
-    fn centipawns(&self, output_sum: i64) -> i32 {
+    fn centipawns(&self, output_sum: i64, bucket: usize) -> i32 {
         let one = i64::from(ACTIVATION_ONE);
-        let cp = output_sum / (one * one * OUTPUT_UNIT) + i64::from(self.output_bias);
+        let cp = output_sum / (one * one * OUTPUT_UNIT) + i64::from(self.output_bias[bucket]);
         // Bounded by the weights' bounds: far inside i32.
         cp as i32
     }
@@ -450,11 +525,13 @@ impl Accumulator {
     ) -> i32 {
         self.update(net, inputs, pos);
         let us = pos.side_to_move();
-        let mut sum = net.output_sum(&self.sums[us], &net.output);
+        let bucket = inputs.bucket(pos, net.buckets);
+        let output = net.bucket_output(bucket);
+        let mut sum = net.output_sum(&self.sums[us], output);
         if net.views == Views::Both {
-            sum += net.output_sum(&self.sums[!us], &net.output[net.hidden..]);
+            sum += net.output_sum(&self.sums[!us], &output[net.hidden..]);
         }
-        net.centipawns(sum)
+        net.centipawns(sum, bucket)
     }
 
     fn update(&mut self, net: &Network, inputs: &NetworkInputs, pos: &Position<'_>) {
@@ -556,10 +633,11 @@ mod tests {
             hidden,
             views: Views::Mover,
             activation: Activation::Clipped,
+            buckets: 1,
             input: vec![0; Network::inputs_for(pieces.len()) * hidden],
             bias: vec![0; hidden],
             output: vec![0; hidden],
-            output_bias: 0,
+            output_bias: vec![0],
         }
     }
 
@@ -587,7 +665,7 @@ mod tests {
         let plain = crate::engine::EvalParams::default();
         let mut with_net = plain.clone();
         let mut net = zero_network("PNBRQK", 2);
-        net.output_bias = 37;
+        net.output_bias = vec![37];
         // A rook of the side to move on its a1 lights unit 1, worth 20.
         net.input[Network::board_input(6, 0, 3, 0) * 2 + 1] = ACTIVATION_ONE;
         net.output[1] = 20 * OUTPUT_UNIT as i32;
@@ -734,11 +812,65 @@ mod tests {
         net.input[5] = -7;
         net.bias[2] = 100;
         net.output[0] = 12;
-        net.output_bias = -3;
-        params.network = Some(net);
+        net.output_bias = vec![-3];
+        params.network = Some(net.clone());
         let text = params.to_toml();
+        assert!(text.contains("output_bias = -3\n"), "one bucket: a number");
         let back = crate::engine::EvalParams::from_toml("net.toml", &text).unwrap();
         assert_eq!(back, params);
+        net.buckets = 2;
+        net.output = vec![12, 0, 0, -4, 5, 6];
+        net.output_bias = vec![-3, 9];
+        params.network = Some(net);
+        let text = params.to_toml();
+        assert!(text.contains("buckets = 2\n") && text.contains("output_bias = [-3, 9]\n"));
+        let back = crate::engine::EvalParams::from_toml("net.toml", &text).unwrap();
+        assert_eq!(back, params);
+    }
+
+    #[test]
+    fn the_output_layer_is_chosen_by_the_material_left() {
+        let chess = builtin::load("chess").unwrap();
+        let mut net = zero_network("PNBRQK", 1);
+        net.buckets = 8;
+        net.output = vec![0; 8];
+        net.output_bias = (0..8).map(|b| 100 * b).collect();
+        net.validate().unwrap();
+        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let bucket = |fen: &str| {
+            let pos = Position::from_fen(&chess, fen).unwrap();
+            let b = inputs.bucket(&pos, 8);
+            assert_eq!(net.evaluate(&inputs, &pos), 100 * b as i32, "{fen}");
+            let mut acc = Accumulator::default();
+            assert_eq!(acc.evaluate(&net, &inputs, &pos), 100 * b as i32, "{fen}");
+            b
+        };
+        // 32 pieces: the last bucket; 29 still there, 28 one down.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(bucket(start), 7);
+        assert_eq!(
+            bucket("rnbqkbnr/pppppppp/8/8/8/8/3PPPPP/RNBQKBNR w KQkq - 0 1"),
+            7
+        );
+        assert_eq!(
+            bucket("rnbqkbnr/pppppppp/8/8/8/8/4PPPP/RNBQKBNR w KQkq - 0 1"),
+            6
+        );
+        // Two to four pieces: the first bucket; five, the second.
+        assert_eq!(bucket("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
+        assert_eq!(bucket("4k3/8/8/8/8/8/8/RR2K3 w - - 0 1"), 0);
+        assert_eq!(bucket("4k3/8/8/8/8/8/8/RRR1K3 w - - 0 1"), 1);
+        // One bucket: every position in it, the material not even counted.
+        assert_eq!(inputs.bucket(&Position::start(&chess), 1), 0);
+        // Pocketed pieces are material too.
+        let pmc = builtin::load("pocket-mutation").unwrap();
+        let inputs = NetworkInputs::new(&pmc, "PNBRQK");
+        let fen = |pocket: &str| {
+            Position::from_fen(&pmc, &format!("4k3/8/8/8/8/8/8/RR2K3[{pocket}] w - - 0 1")).unwrap()
+        };
+        assert_eq!(inputs.bucket(&fen(""), 8), 0);
+        assert_eq!(inputs.bucket(&fen("Q"), 8), 1);
+        assert_eq!(inputs.bucket(&fen("Qq"), 8), 1);
     }
 
     #[test]
@@ -755,5 +887,22 @@ mod tests {
         assert!(net.validate().unwrap_err().contains("upper-case"));
         let net = zero_network("P", 0);
         assert!(net.validate().unwrap_err().contains("network.hidden"));
+        let mut net = zero_network("PNK", 4);
+        net.buckets = 0;
+        assert!(net.validate().unwrap_err().contains("network.buckets"));
+        net.buckets = MAX_BUCKETS + 1;
+        assert!(net.validate().unwrap_err().contains("network.buckets"));
+        net.buckets = 2;
+        assert!(net.validate().unwrap_err().contains("network.output:"));
+        net.output = vec![0; 8];
+        assert!(net.validate().unwrap_err().contains("network.output_bias"));
+        net.output_bias = vec![0, MAX_OUTPUT_WEIGHT + 1];
+        assert!(
+            net.validate()
+                .unwrap_err()
+                .contains("network.output_bias[1]")
+        );
+        net.output_bias[1] = 0;
+        assert!(net.validate().is_ok());
     }
 }

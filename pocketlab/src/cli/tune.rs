@@ -48,7 +48,7 @@ pub struct TuneArgs {
     #[arg(long, conflicts_with_all = ["squares", "weights"])]
     pub network: bool,
     /// With `--network`: hidden units.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024), requires = "network")]
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=pocketlab_core::engine::MAX_HIDDEN as i64), requires = "network")]
     pub hidden: u32,
     /// With `--network`: the hidden layer reads the position from the
     /// mover's side (`mover`) or from both sides, each view with output
@@ -59,6 +59,11 @@ pub struct TuneArgs {
     /// `squared` (the clipped sum squared).
     #[arg(long, default_value = "clipped", requires = "network")]
     pub activation: Activation,
+    /// With `--network`: output buckets, one output layer for each equal
+    /// share of the material left on the board and in the pockets (1: one
+    /// output layer for every position).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=pocketlab_core::engine::MAX_BUCKETS as i64), requires = "network")]
+    pub buckets: u32,
     /// With `--network`: label each position by a search of this many
     /// nodes with the `--params` evaluation as it stands (its network too,
     /// the one being replaced) as well as by its game's result.
@@ -201,6 +206,7 @@ fn fit_network_to_labels(
         hidden: args.hidden as usize,
         views: args.views,
         activation: args.activation,
+        buckets: args.buckets as usize,
         epochs: args.epochs.unwrap_or(30) as usize,
         seed: args.seed,
         search_nodes: args.search_nodes,
@@ -310,6 +316,9 @@ fn method_options(args: &TuneArgs) -> String {
         }
         if args.activation != Activation::default() {
             fit += &format!("--activation {} ", args.activation.name());
+        }
+        if args.buckets != 1 {
+            fit += &format!("--buckets {} ", args.buckets);
         }
         if args.rate_drop < 1.0 {
             fit += &format!("--rate-drop {} ", args.rate_drop);
