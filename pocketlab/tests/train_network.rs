@@ -156,18 +156,26 @@ fn the_loop_runs_resumes_and_does_not_depend_on_threads() {
     assert_same(&dir.path().join("resumed"), &whole);
 }
 
-#[test]
-fn a_bad_loop_file_is_refused_with_its_key() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bad.toml");
-    std::fs::write(&file, LOOP.replace("GENERATIONS", "0")).unwrap();
+/// Writes `LOOP` with `generations` as `name` in `dir` and runs
+/// `pocketlab train-network` on it (with `extra` arguments) expecting a
+/// refusal; returns what it said.
+fn refused(dir: &Path, name: &str, generations: &str, extra: &[&str]) -> String {
+    let file = dir.join(name);
+    std::fs::write(&file, LOOP.replace("GENERATIONS", generations)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
         .args(["train-network", file.to_str().unwrap(), "--quiet"])
-        .current_dir(dir.path())
+        .args(extra)
+        .current_dir(dir)
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let said = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_bad_loop_file_is_refused_with_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let said = refused(dir.path(), "bad.toml", "0", &[]);
     assert!(
         said.contains("generations") && said.contains("bad.toml"),
         "{said}"
@@ -177,15 +185,7 @@ fn a_bad_loop_file_is_refused_with_its_key() {
 #[test]
 fn a_loop_file_that_does_not_parse_is_refused_with_its_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("broken.toml");
-    std::fs::write(&file, LOOP.replace("GENERATIONS", "\"one\"")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
-        .args(["train-network", file.to_str().unwrap(), "--quiet"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = refused(dir.path(), "broken.toml", "\"one\"", &[]);
     assert!(
         said.contains("training loop file") && said.contains("broken.toml"),
         "{said}"
@@ -196,16 +196,7 @@ fn a_loop_file_that_does_not_parse_is_refused_with_its_line_and_column() {
 #[test]
 fn zero_threads_are_refused_not_adjusted() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("loop.toml");
-    std::fs::write(&file, LOOP.replace("GENERATIONS", "1")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
-        .args(["train-network", file.to_str().unwrap(), "--quiet"])
-        .args(["--threads", "0"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let said = String::from_utf8_lossy(&out.stderr);
+    let said = refused(dir.path(), "loop.toml", "1", &["--threads", "0"]);
     assert!(said.contains("--threads"), "{said}");
     assert!(
         !dir.path().join("reports").exists(),
