@@ -322,6 +322,25 @@ fn a_value_scale_study_runs_resumes_and_reports() {
     on_scale.sort_unstable();
     assert_eq!(on_scale, ['B', 'N', 'P', 'Q', 'R']);
 
+    // Class verdicts are read from a class study's log: a directory that
+    // is not one is refused by name, and nothing is written over the
+    // report already there.
+    let missing = work.path().join("no-such-study");
+    let before = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let (ok, said) = pocketlab(&[
+        "report",
+        one.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--verdicts",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!ok && said.contains("no-such-study"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(report.join("report.md")).unwrap(),
+        before
+    );
+
     // Two value scales compared piece by piece: the study against its
     // own shards' log, the same games, so every piece's change is 0 and
     // none moved, in Elo or in pawns (the pawn, the unit, untested there);

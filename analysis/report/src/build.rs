@@ -12,6 +12,7 @@ use pocketlab_selfplay::{Experiment, PairScores};
 use super::adaptive::{self, AdaptiveStudy};
 use super::model::*;
 use super::read::{GamesSummary, common_experiment, log_error, read_games};
+use super::value_scale::KnownVerdict;
 use super::{balance, calibration, colours, games, groups, matchups, value_scale, wording};
 use pocketlab_stats::{ConfidenceLevel, EquivalenceTest};
 
@@ -29,6 +30,11 @@ pub struct ReportOptions {
     /// The folder the report is written to, if known: commands the report
     /// prints to be run there name files from it.
     pub out_dir: Option<PathBuf>,
+    /// Logs of class studies of the same variant whose verdicts a value
+    /// scale's class tables take as known: a pair found different cannot
+    /// share a class of a table that holds. Each directory is one study's
+    /// log; only a value scale's report reads them.
+    pub verdict_logs: Vec<PathBuf>,
 }
 
 impl Default for ReportOptions {
@@ -37,6 +43,7 @@ impl Default for ReportOptions {
             margin_pawns: 0.25,
             alpha: 0.05,
             out_dir: None,
+            verdict_logs: Vec::new(),
         }
     }
 }
@@ -93,6 +100,66 @@ fn logged_scores(exp: &Experiment, games: &GamesSummary) -> PairScores {
         .collect()
 }
 
+/// The class verdicts of the studies logged in `verdict_logs`, for the
+/// value scale of `exp` (logged in `dirs`): each study's report built on
+/// its own, its pairs taken by piece letter. A study of another variant,
+/// a log without class verdicts, or verdicts asked of a report that is not
+/// a value scale's is refused, naming the directory.
+fn known_verdicts(
+    exp: &Experiment,
+    dirs: &[PathBuf],
+    verdict_logs: &[PathBuf],
+) -> Result<Vec<KnownVerdict>, ReportError> {
+    if verdict_logs.is_empty() {
+        return Ok(Vec::new());
+    }
+    if exp.scale.is_none() {
+        return Err(log_error(
+            &dirs[0],
+            format!(
+                "class verdicts ({}) inform a value scale's class tables, and experiment {} is not \
+                 a value scale",
+                verdict_logs[0].display(),
+                exp.name
+            ),
+        ));
+    }
+    let mut known = Vec::new();
+    for dir in verdict_logs {
+        let study = build_report(std::slice::from_ref(dir), &ReportOptions::default())?;
+        let info = &study.experiment;
+        if info.variant != exp.variant.name {
+            return Err(log_error(
+                dir,
+                format!(
+                    "its class study is of variant {}, the value scale's is {}: their pieces are \
+                     not the same",
+                    info.variant, exp.variant.name
+                ),
+            ));
+        }
+        let before = known.len();
+        for group in study.groups.iter().filter(|g| g.class.is_some()) {
+            known.extend(group.pairs.iter().map(|p| KnownVerdict {
+                a: p.a.clone(),
+                b: p.b.clone(),
+                kind: p.kind,
+                source: info.name.clone(),
+            }));
+        }
+        if known.len() == before {
+            return Err(log_error(
+                dir,
+                format!(
+                    "experiment {} holds no class verdicts (no class of pieces was compared)",
+                    info.name
+                ),
+            ));
+        }
+    }
+    Ok(known)
+}
+
 /// Build the report for the logs in `dirs` (all of one experiment). A
 /// damaged file is reported by name.
 pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report, ReportError> {
@@ -123,7 +190,8 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     // in) make it a fixed-sample report, and a note says why.
     let mut off_design = None;
     let scores = logged_scores(&exp, &games);
-    let value_scale = value_scale::value_scale(&exp, &scores, options.out_dir.as_deref());
+    let known = known_verdicts(&exp, dirs, &options.verdict_logs)?;
+    let value_scale = value_scale::value_scale(&exp, &scores, options.out_dir.as_deref(), &known);
     let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
         let history = study.replay(&scores);
         if let Some(problem) = study.unscheduled(&scores, &history) {
@@ -193,6 +261,11 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
             experiment_hash: manifest.experiment_hash,
             experiment_text: exp.source_text,
             logs: dirs.iter().map(|d| d.display().to_string()).collect(),
+            verdict_logs: options
+                .verdict_logs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect(),
             engines: games.engines,
             eval_values,
         },

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 mod scale;
 
 pub use scale::{
-    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScaleDistinct, ScalePiece,
-    ScalePublished, ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
+    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScaleDistinct, ScaleKnown,
+    ScalePiece, ScalePublished, ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
 };
 
 /// Where the report came from, for reproduction.
@@ -36,6 +36,9 @@ pub struct ExperimentInfo {
     pub experiment_text: String,
     /// Log directories read.
     pub logs: Vec<String>,
+    /// Class studies' log directories whose verdicts a value scale's class
+    /// tables took as known (`pocketlab report --verdicts`).
+    pub verdict_logs: Vec<String>,
     /// Engine settings seen in the log (`nodes=10000 eval=default`).
     pub engines: Vec<String>,
     /// The piece values the lab's engines evaluate with, one entry per

@@ -12,13 +12,13 @@ use pocketlab_selfplay::{Experiment, PairScores};
 use pocketlab_stats::value_scale::{
     ClassTable, NoValue, PartitionOptions, Pawns, PieceRef, ScaleFit, ScaleOptions, ScaleUnits,
     Target, Targets, WithinClass, check_targets, fit_scale, least_classes, minimax_agreement,
-    partition, partition_within,
+    partition, partition_apart, partition_within,
 };
 
 use super::matchups::agreement;
 use super::model::{
-    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScaleDistinct, ScalePiece,
-    ScalePublished, ScaleTable, ScaleTarget, ScaleUnit, ValueScale,
+    ScaleAdjacent, ScaleConsistency, ScaleDeparture, ScaleDesign, ScaleDistinct, ScaleKnown,
+    ScalePiece, ScalePublished, ScaleTable, ScaleTarget, ScaleUnit, ValueScale, VerdictKind,
 };
 use super::published_values::PUBLISHED_PIECE_VALUES;
 use super::scale_study::{ScaleEnd, ScaleStudy, scale_counts};
@@ -32,14 +32,29 @@ pub const WITHIN_PAWNS: f64 = 0.25;
 /// needs.
 const DISTINCT_ALPHA: f64 = 0.05;
 
+/// A class study's verdict on a pair of pieces, taken as known by a value
+/// scale's class tables.
+#[derive(Clone, Debug)]
+pub(super) struct KnownVerdict {
+    /// The pieces' letters.
+    pub a: String,
+    /// See `a`.
+    pub b: String,
+    /// The study's verdict.
+    pub kind: VerdictKind,
+    /// The study's experiment name.
+    pub source: String,
+}
+
 /// The section for `exp`, if it has a value scale and the scale can be
 /// fitted; `scores` are the logged pair results.
 /// `out_dir`, the report's folder if known, is where the confirmation
-/// command runs.
+/// command runs; `known`, class studies' verdicts the tables respect.
 pub(super) fn value_scale(
     exp: &Experiment,
     scores: &PairScores,
     out_dir: Option<&Path>,
+    known: &[KnownVerdict],
 ) -> Option<ValueScale> {
     let plan = exp.scale.as_ref()?;
     let counts = scale_counts(plan, scores, None);
@@ -155,10 +170,27 @@ pub(super) fn value_scale(
         })
         .collect();
     let design = study.map(|s| design_state(&s, scores));
+    let asked = !known.is_empty();
+    let known = known_pairs(exp, &fit, known);
+    let mut table_note = tables.note.clone();
+    if asked && known.is_none() {
+        let unused =
+            "the class verdicts are not used: the pawn's value is not yet shown positive, \
+                      so no pair is shown beyond the margin in pawns"
+                .to_owned();
+        table_note = Some(match table_note {
+            Some(note) => format!("{note}; {unused}"),
+            None => unused,
+        });
+    }
     let confirmation = confirmation_command(exp, out_dir);
-    let (proposed_variant, proposal_note) = match &tables.best {
-        Some(best) => proposed_variant(exp, best, &confirmation),
-        None => (None, tables.note.clone()),
+    let (proposed_variant, proposal_note) = match (&known, &tables.best) {
+        (Some(k), _) => match &k.table {
+            Some(table) => proposed_variant(exp, table, Proposal::Holdable(k), &confirmation),
+            None => (None, tables.note.clone()),
+        },
+        (None, Some(best)) => proposed_variant(exp, best, Proposal::Best, &confirmation),
+        (None, None) => (None, tables.note.clone()),
     };
     // The classes today's table has among the scale's pieces.
     let classes_today = tables.today.classes.len();
@@ -172,7 +204,8 @@ pub(super) fn value_scale(
         best: tables.best,
         fewest: tables.fewest,
         within_pawns: WITHIN_PAWNS,
-        distinct: least_classes(&fit, WITHIN_PAWNS, DISTINCT_ALPHA).map(|d| ScaleDistinct {
+        known,
+        distinct: least_classes(&fit, WITHIN_PAWNS, DISTINCT_ALPHA, &[]).map(|d| ScaleDistinct {
             classes_needed: d.classes,
             pieces: d.pieces.iter().map(|&i| letter(i)).collect(),
             pairs_tested: d.pairs_tested,
@@ -181,13 +214,80 @@ pub(super) fn value_scale(
             alpha: DISTINCT_ALPHA,
             classes_today,
         }),
-        table_note: tables.note,
+        table_note,
         targets,
         design,
         confirmation: proposed_variant.as_ref().map(|_| confirmation),
         proposed_variant,
         proposal_note,
         published: published(exp, &fit),
+    })
+}
+
+/// The scale with class studies' verdicts: the pairs they found different
+/// kept apart beside the scale's own claims, the least classes that gives,
+/// and the fewest-class table that can still hold with every pair of a
+/// class within the margin by the estimates or found equivalent (a class
+/// spread wider would fail its confirmation unless the estimates are far
+/// off). `None` without
+/// verdicts or without a unit shown positive (no claim in pawns).
+fn known_pairs(exp: &Experiment, fit: &ScaleFit, known: &[KnownVerdict]) -> Option<ScaleKnown> {
+    let plan = exp.scale.as_ref()?;
+    if known.is_empty() {
+        return None;
+    }
+    let index = |letter: &str| {
+        plan.pieces
+            .iter()
+            .position(|&kind| exp.variant.letter(kind).to_string() == letter)
+    };
+    let letter = |i: usize| exp.variant.letter(plan.pieces[i]).to_string();
+    let mut sources: Vec<String> = Vec::new();
+    let (mut different, mut equivalent) = (Vec::new(), Vec::new());
+    let (mut apart, mut alike) = (Vec::new(), Vec::new());
+    for v in known {
+        if !sources.contains(&v.source) {
+            sources.push(v.source.clone());
+        }
+        let (Some(a), Some(b)) = (index(&v.a), index(&v.b)) else {
+            continue;
+        };
+        let name = format!("{}–{}", v.a, v.b);
+        if v.kind == VerdictKind::Different {
+            apart.push((a, b));
+            different.push(name);
+        } else if v.kind.is_equivalent() {
+            alike.push((a, b));
+            equivalent.push(name);
+        }
+    }
+    let least = least_classes(fit, WITHIN_PAWNS, DISTINCT_ALPHA, &apart)?;
+    let options = PartitionOptions {
+        units: ScaleUnits::Pawns,
+        ..PartitionOptions::default()
+    };
+    let table = partition_apart(fit, &least.apart, &alike, WITHIN_PAWNS, &options)
+        .ok()
+        .map(|t| ScaleTable {
+            classes: t
+                .classes
+                .iter()
+                .map(|c| c.iter().map(|&i| letter(i)).collect())
+                .collect(),
+            spreads: t.spreads,
+            largest_spread: t.largest_spread,
+            units: "pawns".to_owned(),
+            stability: t.stability,
+            draws: t.draws,
+        });
+    Some(ScaleKnown {
+        sources,
+        different,
+        equivalent,
+        pairs_added: least.pairs_added,
+        classes_needed: least.classes,
+        pieces: least.pieces.iter().map(|&i| letter(i)).collect(),
+        table,
     })
 }
 
@@ -423,12 +523,22 @@ fn design_state(study: &ScaleStudy, scores: &PairScores) -> ScaleDesign {
     }
 }
 
-/// The best table as a variant file that inherits the variant and sets its
+/// Which table a proposed variant file holds.
+#[derive(Clone, Copy)]
+enum Proposal<'a> {
+    /// The best with the variant's number of classes.
+    Best,
+    /// The fewest classes that can still hold with these verdicts.
+    Holdable(&'a ScaleKnown),
+}
+
+/// A table as a variant file that inherits the variant and sets its
 /// `classes`, when the scale holds every piece of the variant's classes;
 /// otherwise why not.
 fn proposed_variant(
     exp: &Experiment,
     best: &ScaleTable,
+    proposal: Proposal,
     confirmation: &str,
 ) -> (Option<String>, Option<String>) {
     let variant = &exp.variant;
@@ -485,21 +595,45 @@ fn proposed_variant(
         exp.dir.join(&exp.variant_label).display().to_string()
     };
     let quoted: Vec<String> = classes.iter().map(|c| format!("\"{c}\"")).collect();
+    let k = classes.len();
+    let (why, described) = match proposal {
+        Proposal::Best => (
+            format!(
+                "# {variant_name} with the class table the value scale of experiment {experiment} \
+                 supports best\n\
+                 # with {k} classes (the variant's number): every rule and piece of {variant_name}, \
+                 the classes\n\
+                 # cut where the largest spread of values within a class is smallest",
+                variant_name = variant.name,
+                experiment = exp.name,
+            ),
+            format!("the {k}-class table its value scale supports best"),
+        ),
+        Proposal::Holdable(known) => (
+            format!(
+                "# {variant_name} with the fewest classes ({k}) that can hold by the value scale of\n\
+                 # experiment {experiment} and the class verdicts of {sources}: no class puts together\n\
+                 # two pieces the scale shows more than {margin} pawns apart or a class study found\n\
+                 # different, and every other pair of a class is within {margin} pawns by the values\n\
+                 # or found equivalent; every rule and piece of {variant_name}, the classes cut where\n\
+                 # the largest spread of values within a class is smallest among such tables",
+                variant_name = variant.name,
+                experiment = exp.name,
+                sources = known.sources.join(", "),
+                margin = WITHIN_PAWNS,
+            ),
+            format!("the fewest classes ({k}) that can hold by its value scale and class verdicts"),
+        ),
+    };
     let text = format!(
-        "# {variant_name} with the class table the value scale of experiment {experiment} \
-         supports best\n\
-         # with {k} classes (the variant's number): every rule and piece of {variant_name}, \
-         the classes\n\
-         # cut where the largest spread of values within a class is smallest ({spread:.2} {units};\n\
+        "{why} ({spread:.2} {units};\n\
          # the same table in {stability:.0}% of bootstrap draws of the values). To confirm it:\n\
          #   {confirmation}\n\
          name = \"{variant_name}-proposed\"\n\
          inherits = {inherits:?}\n\
-         description = \"{variant_name} with the {k}-class table its value scale supports best\"\n\
+         description = \"{variant_name} with {described}\"\n\
          classes = [{classes}]\n",
         variant_name = variant.name,
-        experiment = exp.name,
-        k = classes.len(),
         spread = best.largest_spread,
         units = best.units,
         stability = best.stability * 100.0,

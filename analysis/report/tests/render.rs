@@ -318,6 +318,7 @@ fn example_report() -> Report {
                               # check: a < b && \"quoted\"\n[engine]\nnodes = 10000\n"
                 .into(),
             logs: vec!["runs/pmc-classes-2-3".into(), "runs/pawn odds".into()],
+            verdict_logs: Vec::new(),
             engines: vec!["nodes=10000 eval=default".into()],
             eval_values: vec![
                 eval_values("default", &["B", "N"], &[("N", "knight", 2, 300), ("B", "bishop", 2, 310)]),
@@ -496,6 +497,7 @@ fn empty_report() -> Report {
             experiment_hash: String::new(),
             experiment_text: String::new(),
             logs: Vec::new(),
+            verdict_logs: Vec::new(),
             engines: Vec::new(),
             eval_values: Vec::new(),
         },

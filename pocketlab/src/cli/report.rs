@@ -20,6 +20,11 @@ pub struct ReportArgs {
     /// Equivalence margin in pawns.
     #[arg(long, default_value_t = 0.25)]
     pub margin: f64,
+    /// A class study's log whose verdicts a value scale's class tables
+    /// take as known (repeat for several): a pair it found different
+    /// cannot share a class of a table that holds.
+    #[arg(long = "verdicts", value_name = "LOG_DIR")]
+    pub verdicts: Vec<PathBuf>,
 }
 
 pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
@@ -35,6 +40,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         &out,
         &ReportOptions {
             margin_pawns: args.margin,
+            verdict_logs: args.verdicts.clone(),
             ..ReportOptions::default()
         },
     )

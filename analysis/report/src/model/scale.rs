@@ -31,6 +31,10 @@ pub struct ValueScale {
     pub within_pawns: f64,
     /// How many classes a table that holds needs at least.
     pub distinct: Option<ScaleDistinct>,
+    /// With class studies' verdicts taken as known (`report --verdicts`):
+    /// the pairs they found different kept apart too, the bound that gives
+    /// and the table that can still hold (`None`: no verdicts given).
+    pub known: Option<ScaleKnown>,
     /// Why a table is missing, in words.
     pub table_note: Option<String>,
     /// Every precision target of the design and where it stands.
@@ -38,7 +42,9 @@ pub struct ValueScale {
     /// Where the design stands (`None`: the experiment's `[stop]` is not
     /// the value-scale design).
     pub design: Option<ScaleDesign>,
-    /// The best table as a variant file, `proposed-classes.toml` (`None`:
+    /// The proposed table as a variant file, `proposed-classes.toml`: the
+    /// table of `known` that can still hold when verdicts are given, else
+    /// the best table with the variant's number of classes (`None`:
     /// no table, or pieces of the variant's classes not on the scale;
     /// `proposal_note` says why).
     pub proposed_variant: Option<String>,
@@ -202,6 +208,32 @@ pub struct ScaleDistinct {
     pub alpha: f64,
     /// The classes today's table has among the scale's pieces.
     pub classes_today: usize,
+}
+
+/// Class studies' verdicts beside the scale: a pair a study found
+/// different cannot share a class of a table that holds, any more than a
+/// pair the scale shows beyond the margin.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleKnown {
+    /// The class studies (experiment names) whose verdicts count.
+    pub sources: Vec<String>,
+    /// The pairs they found different among the scale's pieces, as `R–I`.
+    pub different: Vec<String>,
+    /// The pairs they found equivalent within their margin, as `B–N`.
+    pub equivalent: Vec<String>,
+    /// Different pairs the scale did not already show beyond the margin.
+    pub pairs_added: usize,
+    /// Classes at least a table that holds needs, both kinds of pair kept
+    /// apart (the chromatic number of their graph).
+    pub classes_needed: usize,
+    /// A largest set of pieces every two of which are kept apart, by letter
+    /// from the lowest value up.
+    pub pieces: Vec<String>,
+    /// The fewest contiguous classes of the scale that keep every such pair
+    /// apart, every other pair of a class within the margin by the
+    /// estimates or found equivalent, the smallest largest spread among
+    /// them (`None`: no table).
+    pub table: Option<ScaleTable>,
 }
 
 /// A class table on the scale.

@@ -16,6 +16,11 @@
 //! scale make that cheap). The bound is wrong only if some claim is, with
 //! probability at most α whatever the table. Its witness, the largest set
 //! of pieces that pairwise differ, is reported beside it.
+//!
+//! Pairs known to differ from other evidence (a class study's verdicts)
+//! can be added to the graph: the bound is then the fewest classes of a
+//! table that keeps both kinds of pair apart, wrong only if a claim of
+//! either kind is.
 
 use super::{PieceRef, ScaleFit};
 use crate::equivalence::{holm_bonferroni, t_cdf};
@@ -33,12 +38,25 @@ pub struct LeastClasses {
     pub pairs_tested: usize,
     /// Pairs shown to differ by more than the margin.
     pub pairs_apart: usize,
+    /// Pairs known to differ from other evidence that the scale did not
+    /// already show apart.
+    pub pairs_added: usize,
+    /// Every pair kept apart (piece indices, lower index first): the
+    /// scale's claims and the pairs added.
+    pub apart: Vec<(usize, usize)>,
 }
 
 /// The [`LeastClasses`] of `fit` for a margin of `margin_pawns` pawns at
-/// family-wise error rate `alpha`: `None` without a positive unit, or for
-/// a margin or `alpha` out of range.
-pub fn least_classes(fit: &ScaleFit, margin_pawns: f64, alpha: f64) -> Option<LeastClasses> {
+/// family-wise error rate `alpha`, with the pairs of `known_apart` (piece
+/// indices; pairs naming a piece without a value are left out) kept apart
+/// too: `None` without a positive unit, or for a margin or `alpha` out of
+/// range.
+pub fn least_classes(
+    fit: &ScaleFit,
+    margin_pawns: f64,
+    alpha: f64,
+    known_apart: &[(usize, usize)],
+) -> Option<LeastClasses> {
     if !(alpha > 0.0 && alpha < 1.0 && margin_pawns >= 0.0 && margin_pawns.is_finite()) {
         return None;
     }
@@ -79,16 +97,41 @@ pub fn least_classes(fit: &ScaleFit, margin_pawns: f64, alpha: f64) -> Option<Le
         adjacent[i][j] = claimed;
         adjacent[j][i] = claimed;
     }
+    let pairs_apart = apart.iter().filter(|&&a| a).count();
+    let rung = |piece: usize| ladder.iter().position(|&p| p == piece);
+    let mut pairs_added = 0;
+    for &(a, b) in known_apart {
+        if let (Some(i), Some(j)) = (rung(a), rung(b))
+            && i != j
+            && !adjacent[i][j]
+        {
+            adjacent[i][j] = true;
+            adjacent[j][i] = true;
+            pairs_added += 1;
+        }
+    }
     let all: Vec<usize> = (0..n).collect();
     let mut clique = Vec::new();
     largest_clique(&adjacent, &mut Vec::new(), &all, &mut clique);
     clique.sort_unstable();
     let classes = chromatic_number(&adjacent, clique.len());
+    let mut kept_apart = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if adjacent[i][j] {
+                let (a, b) = (ladder[i], ladder[j]);
+                kept_apart.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    kept_apart.sort_unstable();
     Some(LeastClasses {
         classes,
         pieces: clique.into_iter().map(|i| ladder[i]).collect(),
         pairs_tested: pairs.len(),
-        pairs_apart: apart.iter().filter(|&&a| a).count(),
+        pairs_apart,
+        pairs_added,
+        apart: kept_apart,
     })
 }
 

@@ -129,7 +129,7 @@ pub use fit::{
 };
 pub use partition::{
     ClassTable, PartitionError, PartitionOptions, ScaleUnits, WithinClass, fewest_classes,
-    minimax_agreement, minimax_classes, partition, partition_within,
+    minimax_agreement, minimax_classes, partition, partition_apart, partition_within,
 };
 pub use simulate::ScaleModel;
 

@@ -13,6 +13,11 @@
 //!   within `m` (its confidence interval for the difference inside `±m`,
 //!   which is TOST at `(1 - level)/2` per pair). Among the tables with that
 //!   many classes, the one with the smallest largest spread.
+//! * [`partition_apart`]: the fewest classes that keep every pair known to
+//!   differ in different classes (the pairs a table that holds cannot put
+//!   together), every other pair of a class within a margin by the
+//!   estimates unless known equivalent, arranged as [`partition_within`]
+//!   arranges them.
 //!
 //! Many tables can share the smallest largest spread (only the widest class
 //! is pinned), so ties are broken by the smallest sum of spreads: the
@@ -197,6 +202,58 @@ pub fn partition_within(
                 fewest(sorted.len(), &spread, &|i, j| ok[i][j - 1])
             }
         }
+    })
+}
+
+/// The fewest contiguous classes that put no pair of `apart` (piece
+/// indices, in either order) in one class, and no other pair whose
+/// estimates are more than `margin` apart (infinite: no limit) unless it
+/// is in `alike` (known equivalent), with the smallest largest spread
+/// among such tables, and their stability; see the module documentation.
+/// The pairs stay fixed across the bootstrap draws (they are claims
+/// already made); pairs naming a piece without a value are left out, and
+/// a pair in both lists is apart.
+pub fn partition_apart(
+    fit: &ScaleFit,
+    apart: &[(usize, usize)],
+    alike: &[(usize, usize)],
+    margin: f64,
+    options: &PartitionOptions,
+) -> Result<ClassTable, PartitionError> {
+    if margin.is_nan() || margin < 0.0 {
+        return Err(PartitionError::Margin(margin));
+    }
+    let values = Values::new(fit, options)?;
+    let k = values.ids.len();
+    let position = |piece: usize| values.ids.iter().position(|&i| i == piece);
+    let mark = |pairs: &[(usize, usize)]| {
+        let mut marked = vec![vec![false; k]; k];
+        for &(a, b) in pairs {
+            if let (Some(p), Some(q)) = (position(a), position(b)) {
+                marked[p][q] = true;
+                marked[q][p] = true;
+            }
+        }
+        marked
+    };
+    let (split, equal) = (mark(apart), mark(alike));
+    values.table(options, |v| {
+        let sorted: Vec<f64> = v.order.iter().map(|&p| v.value[p]).collect();
+        let spread = |i: usize, j: usize| sorted[j - 1] - sorted[i];
+        let pair = |i: usize, j: usize| {
+            let (p, q) = (v.order[i], v.order[j]);
+            !split[p][q] && (equal[p][q] || sorted[j] - sorted[i] <= margin)
+        };
+        // together[i][j] (ladder positions, i ≤ j): every pair among i..=j
+        // may share a class.
+        let mut together = vec![vec![true; k]; k];
+        for len in 1..k {
+            for i in 0..k - len {
+                let j = i + len;
+                together[i][j] = together[i][j - 1] && together[i + 1][j] && pair(i, j);
+            }
+        }
+        fewest(k, &spread, &|i, j| together[i][j - 1])
     })
 }
 
@@ -792,6 +849,64 @@ mod tests {
                 partition_within(&fit, margin, WithinClass::ConfidenceBound(level), &o).unwrap();
             assert!(b.classes.len() >= e.classes.len(), "margin {margin}");
         }
+    }
+
+    /// Pairs kept apart cut a class the values alone would keep: the
+    /// fewest classes grow by what the pairs force and no class holds a
+    /// pair; with no pair and no margin, every piece shares one class; a
+    /// margin cuts where the values are far apart, unless the pair is
+    /// known equivalent; a pair naming a piece without a value changes
+    /// nothing.
+    #[test]
+    fn pairs_apart_cut_classes() {
+        let values = [100.0, 105.0, 140.0, 300.0, 310.0];
+        let fit = fitted(&values, 2000, 7);
+        let o = options(ScaleUnits::Pawns);
+        let any = f64::INFINITY;
+        assert_eq!(
+            partition_apart(&fit, &[], &[], any, &o)
+                .unwrap()
+                .classes
+                .len(),
+            1
+        );
+        let near = partition_apart(&fit, &[], &[], 0.5, &o).unwrap();
+        assert_eq!(near.classes, vec![vec![0, 1, 2], vec![3, 4]]);
+        // Within 0.3 pawns the low three need two classes, unless the pairs
+        // of 1.4 are known equivalent; a pair apart is apart even if also
+        // called alike.
+        let tight = partition_apart(&fit, &[], &[], 0.3, &o).unwrap();
+        assert_eq!(tight.classes.len(), 3, "{:?}", tight.classes);
+        let alike = [(0, 2), (1, 2)];
+        let bridged = partition_apart(&fit, &[], &alike, 0.3, &o).unwrap();
+        assert_eq!(bridged.classes, near.classes);
+        let both = partition_apart(&fit, &[(0, 2)], &alike, 0.3, &o).unwrap();
+        assert_eq!(both.classes.len(), 3);
+        let low_apart = [(2, 0), (3, 2)];
+        let t = partition_apart(&fit, &low_apart, &[], any, &o).unwrap();
+        assert_eq!(t.classes.len(), 3, "{:?}", t.classes);
+        for &(a, b) in &low_apart {
+            assert!(
+                !t.classes.iter().any(|c| c.contains(&a) && c.contains(&b)),
+                "{:?} puts {a} and {b} together",
+                t.classes
+            );
+        }
+        // Of the 3-class tables that keep the pairs apart, the one with the
+        // smallest largest spread ({0} | {1, 2} | {3, 4} spans 0.35 pawns).
+        assert_eq!(t.classes, vec![vec![0, 1], vec![2], vec![3, 4]]);
+        assert!(t.stability > 0.9, "{}", t.stability);
+        assert_eq!(
+            partition_apart(&fit, &[(0, 9)], &[], any, &o)
+                .unwrap()
+                .classes
+                .len(),
+            1
+        );
+        assert_eq!(
+            partition_apart(&fit, &[], &[], -1.0, &o),
+            Err(PartitionError::Margin(-1.0))
+        );
     }
 
     #[test]

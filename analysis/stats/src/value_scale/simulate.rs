@@ -528,7 +528,7 @@ mod tests {
         for _ in 0..runs {
             let matchups = play_study(&model, &plan, pairs, truth, &mut rng);
             let fit = fit_scale(n, &matchups, &options).unwrap();
-            let least = crate::value_scale::least_classes(&fit, 0.25, 0.05).unwrap();
+            let least = crate::value_scale::least_classes(&fit, 0.25, 0.05, &[]).unwrap();
             bounds[least.classes] += 1;
             let together = least
                 .pieces
@@ -557,6 +557,41 @@ mod tests {
             let rate = ObservedRate::new(wrong, 300);
             assert!(!rate.exceeds(0.05, CONFIDENCE), "{wrong} of 300 runs");
         }
+    }
+
+    /// Pairs known to differ from other evidence join the scale's claims:
+    /// the bound never falls, a pair the scale already claims is not
+    /// counted twice, each pair known apart is kept apart, and a pair
+    /// naming a piece without a value is left out.
+    #[test]
+    fn pairs_known_apart_raise_the_bound() {
+        const PAWNS: [f64; 6] = [1.0, 1.1, 1.2, 3.0, 3.1, 3.2];
+        let model = ScaleModel::new(PAWNS.iter().map(|p| p * 100.0).collect());
+        let n = model.values.len();
+        let plan = ladder_plan(&model.values, 0, 300.0);
+        let mut rng = ChaCha8Rng::seed_from_u64(2039);
+        let matchups = play_study(&model, &plan, 200, Truth::Additive, &mut rng);
+        let fit = fit_scale(n, &matchups, &ScaleOptions::new(0)).unwrap();
+        let alone = crate::value_scale::least_classes(&fit, 0.25, 0.05, &[]).unwrap();
+        assert_eq!(alone.pairs_added, 0);
+        assert_eq!(alone.apart.len(), alone.pairs_apart);
+        // The low three against the high three are a pawn and more apart.
+        assert_eq!(alone.classes, 2, "{alone:?}");
+        // One pair of the low three apart: the low three need two classes;
+        // all three pairs: three; the high three keep theirs.
+        let one = crate::value_scale::least_classes(&fit, 0.25, 0.05, &[(1, 0)]).unwrap();
+        assert_eq!((one.classes, one.pairs_added), (3, 1));
+        assert!(one.apart.contains(&(0, 1)));
+        let within = [(0, 1), (1, 2), (0, 2)];
+        let known = crate::value_scale::least_classes(&fit, 0.25, 0.05, &within).unwrap();
+        assert_eq!(known.classes, 4);
+        assert_eq!(known.pairs_added, within.len());
+        assert!(within.iter().all(|p| known.apart.contains(p)));
+        // Claimed already, unvalued, or a piece with itself: nothing added.
+        let idle = [(0, 5), (5, 0), (0, n), (2, 2)];
+        let same = crate::value_scale::least_classes(&fit, 0.25, 0.05, &idle).unwrap();
+        assert_eq!((same.classes, same.pairs_added), (alone.classes, 0));
+        assert_eq!(same.apart, alone.apart);
     }
 
     /// The same over 3,000 runs each:

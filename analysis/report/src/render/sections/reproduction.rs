@@ -121,7 +121,12 @@ fn commands(report: &Report) -> String {
         out.push_str("pocketlab report <log dir>\n");
     } else {
         let dirs: Vec<String> = e.logs.iter().map(|d| shell_quote(d)).collect();
-        out.push_str(&format!("pocketlab report {}\n", dirs.join(" ")));
+        let verdicts: String = e
+            .verdict_logs
+            .iter()
+            .map(|d| format!(" --verdicts {}", shell_quote(d)))
+            .collect();
+        out.push_str(&format!("pocketlab report {}{verdicts}\n", dirs.join(" ")));
     }
     out
 }

@@ -4,7 +4,7 @@
 //! beside the variant's, and where the design stands.
 
 use super::super::super::model::{
-    PublishedAgreement, Report, ScaleDistinct, ScaleTable, ValueScale,
+    PublishedAgreement, Report, ScaleDistinct, ScaleKnown, ScaleTable, ValueScale,
 };
 use super::super::derived::{VALUE_SCALE, piece_label};
 use super::super::doc::{Align, Block, Doc, Table, Tone};
@@ -51,15 +51,23 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     if let Some(distinct) = &scale.distinct {
         doc.paragraph(distinct_text(distinct));
     }
+    if let Some(known) = &scale.known {
+        doc.paragraph(known_text(known, scale.today.classes.len()));
+    }
     // A confirmation command exactly when a proposed variant file is written.
     match (&scale.confirmation, &scale.proposal_note) {
         (Some(command), _) => {
-            doc.paragraph(
-                "The best table is written beside this report as proposed-classes.toml, a variant file \
+            let which = if scale.known.is_some() {
+                "The table that can still hold with the fewest classes"
+            } else {
+                "The best table"
+            };
+            doc.paragraph(format!(
+                "{which} is written beside this report as proposed-classes.toml, a variant file \
                  that inherits the variant and sets its classes; this plays, with the scale's player, the \
                  class study of its new within-class pairs (those already within one class today keep the \
                  verdicts of the variant's own class study), which with those verdicts confirms it or not:",
-            );
+            ));
             doc.push(Block::Code(command.clone()));
         }
         (None, Some(note)) => doc.aside(format!("{note}.")),
@@ -153,6 +161,9 @@ pub(super) fn verdict(doc: &mut Doc, scale: &ValueScale) {
 /// What a designer can do with the scale: the table the values support,
 /// if one differs from today's, and the command that confirms it.
 pub(super) fn advice(scale: &ValueScale) -> Option<String> {
+    if let Some(known) = &scale.known {
+        return Some(known_advice(scale, known));
+    }
     let best = scale.best.as_ref()?;
     // Too few classes for the pieces that differ: the table cannot hold,
     // whatever its cuts; the best table is then the nearest, not a fix.
@@ -214,6 +225,56 @@ pub(super) fn advice(scale: &ValueScale) -> Option<String> {
     ))
 }
 
+/// What to change when class studies' verdicts are known: whether a table
+/// with today's number of classes can hold, and the table that can.
+fn known_advice(scale: &ValueScale, k: &ScaleKnown) -> String {
+    let today = scale.today.classes.len();
+    let (apart, margin) = scale
+        .distinct
+        .as_ref()
+        .map_or((0, scale.within_pawns), |d| (d.pairs_apart, d.margin_pawns));
+    let reason = format!(
+        "{} pairs differ by more than {} pawns beyond chance on the scale and {} more were found \
+         different by the class studies ({})",
+        count(apart as u64),
+        fixed(margin, 2),
+        count(k.pairs_added as u64),
+        k.sources.join(", ")
+    );
+    let head = if k.classes_needed > today {
+        format!(
+            "No table with {today} classes, as many as today's, can hold for this player: {reason}, and \
+             a table that keeps every such pair apart needs at least {} classes.",
+            k.classes_needed
+        )
+    } else {
+        format!(
+            "A table with {today} classes is not ruled out: {reason}, and a table that keeps every such \
+             pair apart needs at least {} classes.",
+            k.classes_needed
+        )
+    };
+    let Some(table) = &k.table else {
+        return head;
+    };
+    let confirm = match &scale.confirmation {
+        Some(command) => format!(
+            " It is written as proposed-classes.toml beside this report, and {command} plays the class \
+             study of its new within-class pairs."
+        ),
+        None => String::new(),
+    };
+    format!(
+        "{head} The table with the fewest classes that can still hold, every pair of a class within the \
+         margin by the estimates or found equivalent, is {} ({} classes, largest spread {}, the same \
+         table in {} of bootstrap draws).{confirm}",
+        classes_text(table),
+        table.classes.len(),
+        spread_text(table),
+        percent(table.stability, 0)
+    )
+}
+
 /// The least number of classes a table that holds needs, and why.
 fn distinct_text(d: &ScaleDistinct) -> String {
     let (k, m) = (d.classes_today, d.classes_needed);
@@ -232,6 +293,47 @@ fn distinct_text(d: &ScaleDistinct) -> String {
         fixed(d.margin_pawns, 2),
         percent(d.alpha, 0),
         d.pieces.join(", "),
+    )
+}
+
+/// The bound with class studies' verdicts, and the table that can hold.
+fn known_text(k: &ScaleKnown, classes_today: usize) -> String {
+    let m = k.classes_needed;
+    let verdict = if m > classes_today {
+        format!(
+            "so no table with today's {classes_today} classes can hold: every one puts together two \
+             such pieces"
+        )
+    } else {
+        format!("which does not rule out today's {classes_today} classes")
+    };
+    let table = match &k.table {
+        Some(t) => format!(
+            " The table with the fewest contiguous classes that keeps every such pair apart, every other \
+             pair of a class within the margin by the estimates or found equivalent, is {} ({} classes, \
+             largest spread {}, the same table in {} of bootstrap draws).",
+            classes_text(t),
+            t.classes.len(),
+            spread_text(t),
+            percent(t.stability, 0)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "With the verdicts of the class studies {sources} taken as known ({different} found different: \
+         {list}; {equivalent} equivalent), a pair found different cannot share a class either: \
+         {added} of them are pairs the scale alone does not show beyond the margin, and a table that \
+         holds then needs at least {m} classes ({pieces} pairwise kept apart), {verdict}.{table}",
+        sources = k.sources.join(", "),
+        different = count(k.different.len() as u64),
+        list = if k.different.is_empty() {
+            "none".to_owned()
+        } else {
+            k.different.join(", ")
+        },
+        equivalent = count(k.equivalent.len() as u64),
+        added = count(k.pairs_added as u64),
+        pieces = k.pieces.join(", "),
     )
 }
 
@@ -416,6 +518,16 @@ fn class_tables(scale: &ValueScale) -> Table {
                 fewest.classes.len()
             ),
             fewest,
+        );
+    }
+    if let Some(holdable) = scale.known.as_ref().and_then(|k| k.table.as_ref()) {
+        row(
+            format!(
+                "Fewest that can hold, with the class verdicts, within {} pawns ({} classes)",
+                fixed(scale.within_pawns, 2),
+                holdable.classes.len()
+            ),
+            holdable,
         );
     }
     table
