@@ -268,18 +268,7 @@ fn known_pairs(exp: &Experiment, fit: &ScaleFit, known: &[KnownVerdict]) -> Opti
     };
     let table = partition_apart(fit, &least.apart, &alike, WITHIN_PAWNS, &options)
         .ok()
-        .map(|t| ScaleTable {
-            classes: t
-                .classes
-                .iter()
-                .map(|c| c.iter().map(|&i| letter(i)).collect())
-                .collect(),
-            spreads: t.spreads,
-            largest_spread: t.largest_spread,
-            units: "pawns".to_owned(),
-            stability: t.stability,
-            draws: t.draws,
-        });
+        .map(|t| scale_table(t, &letter));
     Some(ScaleKnown {
         sources,
         different,
@@ -428,14 +417,8 @@ fn class_tables(exp: &Experiment, fit: &ScaleFit) -> Tables {
         stability: minimax_agreement(fit, &today, &options).unwrap_or(f64::NAN),
         draws: options.draws,
     };
-    let table = |t: ClassTable| ScaleTable {
-        classes: letters(&t.classes),
-        spreads: t.spreads,
-        largest_spread: t.largest_spread,
-        units: units.to_owned(),
-        stability: t.stability,
-        draws: t.draws,
-    };
+    let letter = |i: usize| exp.variant.letter(plan[i]).to_string();
+    let table = |t: ClassTable| scale_table(t, &letter);
     let mut notes = Vec::new();
     let best = match partition(fit, today.len(), &options) {
         Ok(t) => Some(table(t)),
@@ -468,6 +451,26 @@ fn class_tables(exp: &Experiment, fit: &ScaleFit) -> Tables {
         best,
         fewest,
         note: (!notes.is_empty()).then(|| notes.join("; ")),
+    }
+}
+
+/// A table of the fit, its pieces by letter.
+fn scale_table(t: ClassTable, letter: &dyn Fn(usize) -> String) -> ScaleTable {
+    ScaleTable {
+        classes: t
+            .classes
+            .iter()
+            .map(|c| c.iter().map(|&i| letter(i)).collect())
+            .collect(),
+        spreads: t.spreads,
+        largest_spread: t.largest_spread,
+        units: match t.units {
+            ScaleUnits::Pawns => "pawns",
+            ScaleUnits::Elo => "Elo",
+        }
+        .to_owned(),
+        stability: t.stability,
+        draws: t.draws,
     }
 }
 

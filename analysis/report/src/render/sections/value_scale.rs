@@ -235,11 +235,11 @@ fn known_advice(scale: &ValueScale, k: &ScaleKnown) -> String {
         .map_or((0, scale.within_pawns), |d| (d.pairs_apart, d.margin_pawns));
     let reason = format!(
         "{} pairs differ by more than {} pawns beyond chance on the scale and {} more were found \
-         different by the class studies ({})",
+         different by {}",
         count(apart as u64),
         fixed(margin, 2),
         count(k.pairs_added as u64),
-        k.sources.join(", ")
+        studies(&k.sources)
     );
     let head = if k.classes_needed > today {
         format!(
@@ -296,6 +296,14 @@ fn distinct_text(d: &ScaleDistinct) -> String {
     )
 }
 
+/// `the class study a` or `the class studies a, b`.
+fn studies(names: &[String]) -> String {
+    match names {
+        [one] => format!("the class study {one}"),
+        _ => format!("the class studies {}", names.join(", ")),
+    }
+}
+
 /// The bound with class studies' verdicts, and the table that can hold.
 fn known_text(k: &ScaleKnown, classes_today: usize) -> String {
     let m = k.classes_needed;
@@ -320,11 +328,11 @@ fn known_text(k: &ScaleKnown, classes_today: usize) -> String {
         None => String::new(),
     };
     format!(
-        "With the verdicts of the class studies {sources} taken as known ({different} found different: \
+        "With the verdicts of {sources} taken as known ({different} found different: \
          {list}; {equivalent} equivalent), a pair found different cannot share a class either: \
          {added} of them are pairs the scale alone does not show beyond the margin, and a table that \
          holds then needs at least {m} classes ({pieces} pairwise kept apart), {verdict}.{table}",
-        sources = k.sources.join(", "),
+        sources = studies(&k.sources),
         different = count(k.different.len() as u64),
         list = if k.different.is_empty() {
             "none".to_owned()
