@@ -4,7 +4,7 @@
 //! the values alone put them in one class; the class study found the
 //! knight stronger, so with its verdicts no table that can hold puts them
 //! together, the least number of classes rises, and the proposed variant
-//! file keeps them apart. Verdicts of another variant's study, or asked of
+//! file and the picture's brackets keep them apart. Verdicts of another variant's study, or asked of
 //! a report that is not a value scale's, are refused by directory.
 
 use std::path::{Path, PathBuf};

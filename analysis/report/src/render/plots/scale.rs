@@ -2,8 +2,10 @@
 //! interval, coloured by its class in the variant's table today: where the
 //! classes overlap on the scale is where the table and the values disagree.
 //! Right of the plot, one bracket per class: today's (in the class's
-//! colour) beside the best table's the values support (grey), which thin
-//! lines across the plot also mark.
+//! colour) beside the proposed table's (grey: the fewest classes that can
+//! hold with class studies' verdicts when the report has them, else the
+//! best table with as many classes), which thin lines across the plot
+//! also mark.
 
 use super::super::super::model::Report;
 use super::super::derived::piece_label;
@@ -43,9 +45,11 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         })
         .collect();
     rows.reverse();
-    // The best table's class of each row, top (strongest) down.
+    // The proposed table's class of each row, top (strongest) down.
+    let holdable = scale.known.as_ref().and_then(|k| k.table.as_ref());
+    let proposed = holdable.or(scale.best.as_ref());
     let best_class = |letter: &str| {
-        scale.best.as_ref().and_then(|t| {
+        proposed.and_then(|t| {
             t.classes
                 .iter()
                 .position(|class| class.iter().any(|l| l == letter))
@@ -74,7 +78,7 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
         .map(|p| p.class.map(usize::from))
         .collect();
     let mut brackets = class_brackets(&today, 0, |class| colour(class.map(|c| c as u8)));
-    if scale.best.is_some() {
+    if proposed.is_some() {
         brackets.extend(class_brackets(&row_classes, 1, |_| MUTED));
     }
     Some(Forest {
@@ -86,12 +90,16 @@ pub(super) fn plot(report: &Report) -> Option<Forest> {
             } else {
                 ""
             },
-            match &scale.best {
-                Some(best) => format!(
+            match (holdable, &scale.best) {
+                (Some(table), _) => format!(
+                    " Grey bracket, thin lines: the fewest classes that can hold ({}).",
+                    table.classes.len()
+                ),
+                (None, Some(best)) => format!(
                     " Grey bracket, thin lines: the best table with {} classes.",
                     best.classes.len()
                 ),
-                None => String::new(),
+                (None, None) => String::new(),
             }
         ),
         x_label: format!("Value, {units}"),
