@@ -244,15 +244,7 @@ pub fn partition_apart(
             let (p, q) = (v.order[i], v.order[j]);
             !split[p][q] && (equal[p][q] || sorted[j] - sorted[i] <= margin)
         };
-        // together[i][j] (ladder positions, i ≤ j): every pair among i..=j
-        // may share a class.
-        let mut together = vec![vec![true; k]; k];
-        for len in 1..k {
-            for i in 0..k - len {
-                let j = i + len;
-                together[i][j] = together[i][j - 1] && together[i + 1][j] && pair(i, j);
-            }
-        }
+        let together = runs_where(k, pair);
         fewest(k, &spread, &|i, j| together[i][j - 1])
     })
 }
@@ -397,14 +389,7 @@ impl<'a> Values<'a> {
                     .is_some_and(|i| -margin <= i.lower && i.upper <= margin),
             }
         };
-        let mut ok = vec![vec![true; k]; k];
-        for len in 1..k {
-            for i in 0..k - len {
-                let j = i + len;
-                ok[i][j] = ok[i][j - 1] && ok[i + 1][j] && pair(d.order[i], d.order[j]);
-            }
-        }
-        ok
+        runs_where(k, |i, j| pair(d.order[i], d.order[j]))
     }
 
     /// The fit's estimates, by position.
@@ -482,6 +467,19 @@ impl<'a> Values<'a> {
             units: self.units,
         })
     }
+}
+
+/// `ok[i][j]` (ladder positions, `i ≤ j`): every pair among positions
+/// `i..=j` satisfies `pair` (built from the shorter runs inside it).
+fn runs_where(k: usize, pair: impl Fn(usize, usize) -> bool) -> Vec<Vec<bool>> {
+    let mut ok = vec![vec![true; k]; k];
+    for len in 1..k {
+        for i in 0..k - len {
+            let j = i + len;
+            ok[i][j] = ok[i][j - 1] && ok[i + 1][j] && pair(i, j);
+        }
+    }
+    ok
 }
 
 /// The classes (positions) that class starts `starts` cut `order` into.
