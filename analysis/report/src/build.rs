@@ -4,8 +4,9 @@
 //! game's balance in `super::balance`, colours in `super::colours`),
 //! and put them in words (`super::wording`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use pocketlab_core::Variant;
 use pocketlab_selfplay::experiment::Program;
 use pocketlab_selfplay::{Experiment, PairScores};
 
@@ -126,18 +127,21 @@ fn known_verdicts(
     }
     let mut known = Vec::new();
     for dir in verdict_logs {
-        let study = build_report(std::slice::from_ref(dir), &ReportOptions::default())?;
-        let info = &study.experiment;
-        if info.variant != exp.variant.name {
+        // A study of a revised class table (a proposal's confirmation)
+        // compares the same pieces: its verdicts count.
+        let (studied, _) = experiment_of(dir)?;
+        if !same_pieces(&studied.variant, &exp.variant) {
             return Err(log_error(
                 dir,
                 format!(
-                    "its class study is of variant {}, the value scale's is {}: their pieces are \
-                     not the same",
-                    info.variant, exp.variant.name
+                    "its class study is of variant {}, whose pieces are not those of the value \
+                     scale's variant {}",
+                    studied.variant.name, exp.variant.name
                 ),
             ));
         }
+        let study = build_report(std::slice::from_ref(dir), &ReportOptions::default())?;
+        let info = &study.experiment;
         let before = known.len();
         for group in study.groups.iter().filter(|g| g.class.is_some()) {
             known.extend(group.pairs.iter().map(|p| KnownVerdict {
@@ -158,6 +162,47 @@ fn known_verdicts(
         }
     }
     Ok(known)
+}
+
+/// Refuses to write a new proposed table over one that a class study
+/// given with `--verdicts` played: that study's log names the file, and
+/// would no longer read back once it changed. Nothing is written then.
+fn keep_played_table(
+    out_dir: &Path,
+    text: &str,
+    verdict_logs: &[PathBuf],
+) -> Result<(), ReportError> {
+    let target = out_dir.join(value_scale::PROPOSED_CLASSES);
+    let (Ok(old), Ok(target)) = (std::fs::read_to_string(&target), target.canonicalize()) else {
+        return Ok(());
+    };
+    if old == text {
+        return Ok(());
+    }
+    for dir in verdict_logs {
+        let (studied, _) = experiment_of(dir)?;
+        if studied.dir.join(&studied.variant_label).canonicalize().ok() == Some(target.clone()) {
+            return Err(log_error(
+                dir,
+                format!(
+                    "its class study played {}, and the new proposed table would replace it, \
+                     leaving that log unreadable: write this report to another folder (--out)",
+                    target.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether two variants have the same pieces, letter for letter and move
+/// for move, whatever their classes and values.
+fn same_pieces(a: &Variant, b: &Variant) -> bool {
+    a.royal == b.royal
+        && a.pieces.len() == b.pieces.len()
+        && a.pieces.iter().zip(&b.pieces).all(|(x, y)| {
+            (x.letter, &x.betza, x.by_region, x.pawn) == (y.letter, &y.betza, y.by_region, y.pawn)
+        })
 }
 
 /// Build the report for the logs in `dirs` (all of one experiment). A
@@ -192,6 +237,14 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     let scores = logged_scores(&exp, &games);
     let known = known_verdicts(&exp, dirs, &options.verdict_logs)?;
     let value_scale = value_scale::value_scale(&exp, &scores, options.out_dir.as_deref(), &known);
+    if let (Some(out_dir), Some(text)) = (
+        options.out_dir.as_deref(),
+        value_scale
+            .as_ref()
+            .and_then(|s| s.proposed_variant.as_deref()),
+    ) {
+        keep_played_table(out_dir, text, &options.verdict_logs)?;
+    }
     let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
         let history = study.replay(&scores);
         if let Some(problem) = study.unscheduled(&scores, &history) {

@@ -28,7 +28,7 @@ pub enum ReportError {
         reason: String,
     },
     /// The experiment the log holds is not valid.
-    #[error("{0}")]
+    #[error(transparent)]
     Experiment(#[from] pocketlab_selfplay::ExperimentError),
     /// The log's tables could not be read or aggregated.
     #[error("reading the logs: {0}")]
@@ -46,10 +46,34 @@ pub(super) fn log_error(dir: &Path, reason: impl Into<String>) -> ReportError {
 }
 
 /// Read the experiment a log directory holds (its manifest and file copy,
-/// checked against each other by the log).
+/// checked against each other by the log). A log whose rules changed
+/// since the run (a variant file of its chain edited or replaced) is
+/// refused: its games would be read against other pieces, rules or
+/// classes than they were played under.
 pub fn experiment_of(dir: &Path) -> Result<(Experiment, Manifest), ReportError> {
     let log = log::open_log(dir).map_err(|e| log_error(dir, e.to_string()))?;
-    Ok((log.experiment()?, log.manifest))
+    let exp = log.experiment().map_err(|e| {
+        log_error(
+            dir,
+            format!(
+                "the logged experiment no longer loads ({e}): its variant, eval and book files \
+                 are read from {}; restore them as they were",
+                log.experiment_base().display()
+            ),
+        )
+    })?;
+    let changes = log.rule_changes_since_run(&exp);
+    if !changes.is_empty() {
+        return Err(log_error(
+            dir,
+            format!(
+                "its rules changed since the run ({}): its games would be read against other \
+                 rules or classes than they were played under; restore the files as they were",
+                changes.join("; ")
+            ),
+        ));
+    }
+    Ok((exp, log.manifest))
 }
 
 /// The experiment of the first directory, after checking every other

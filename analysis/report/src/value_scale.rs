@@ -269,6 +269,23 @@ fn known_pairs(exp: &Experiment, fit: &ScaleFit, known: &[KnownVerdict]) -> Opti
     let table = partition_apart(fit, &least.apart, &alike, WITHIN_PAWNS, &options)
         .ok()
         .map(|t| scale_table(t, &letter));
+    let found_equivalent = |a: &str, b: &str| {
+        equivalent
+            .iter()
+            .any(|e| *e == format!("{a}–{b}") || *e == format!("{b}–{a}"))
+    };
+    let unconfirmed = table.as_ref().map_or_else(Vec::new, |t| {
+        t.classes
+            .iter()
+            .flat_map(|class| {
+                class.iter().enumerate().flat_map(move |(i, a)| {
+                    class[i + 1..].iter().map(move |b| (a.clone(), b.clone()))
+                })
+            })
+            .filter(|(a, b)| !found_equivalent(a, b))
+            .map(|(a, b)| format!("{a}–{b}"))
+            .collect()
+    });
     Some(ScaleKnown {
         sources,
         different,
@@ -277,6 +294,7 @@ fn known_pairs(exp: &Experiment, fit: &ScaleFit, known: &[KnownVerdict]) -> Opti
         classes_needed: least.classes,
         pieces: least.pieces.iter().map(|&i| letter(i)).collect(),
         table,
+        unconfirmed,
     })
 }
 
@@ -628,10 +646,17 @@ fn proposed_variant(
             format!("the fewest classes ({k}) that can hold by its value scale and class verdicts"),
         ),
     };
+    let confirm = match proposal {
+        Proposal::Holdable(known) if known.unconfirmed.is_empty() => {
+            "\n# Every pair within its classes was found equivalent by a class study:\n\
+             # nothing is left to confirm."
+                .to_owned()
+        }
+        _ => format!(" To confirm it:\n#   {confirmation}"),
+    };
     let text = format!(
         "{why} ({spread:.2} {units};\n\
-         # the same table in {stability:.0}% of bootstrap draws of the values). To confirm it:\n\
-         #   {confirmation}\n\
+         # the same table in {stability:.0}% of bootstrap draws of the values).{confirm}\n\
          name = \"{variant_name}-proposed\"\n\
          inherits = {inherits:?}\n\
          description = \"{variant_name} with {described}\"\n\
@@ -644,6 +669,9 @@ fn proposed_variant(
     );
     (Some(text), None)
 }
+
+/// The file name of the proposed class table, beside the report.
+pub const PROPOSED_CLASSES: &str = "proposed-classes.toml";
 
 /// `pocketlab study proposed-classes.toml --new-pairs` with the scale's
 /// player: its
@@ -661,10 +689,9 @@ fn confirmation_command(exp: &Experiment, out_dir: Option<&Path>) -> String {
             .and_then(|cwd| relative_path(cwd, path).ok())
             .or_else(|| path.canonicalize().ok())
     };
-    let proposed = out_dir.and_then(named).map_or_else(
-        || "proposed-classes.toml".into(),
-        |d| d.join("proposed-classes.toml"),
-    );
+    let proposed = out_dir
+        .and_then(named)
+        .map_or_else(|| PROPOSED_CLASSES.into(), |d| d.join(PROPOSED_CLASSES));
     // The pairs already within one class of today's table keep the
     // verdicts of the variant's own class study: only the new ones play.
     let mut command = format!("pocketlab study {} --new-pairs", proposed.display());

@@ -4,8 +4,11 @@
 //! the values alone put them in one class; the class study found the
 //! knight stronger, so with its verdicts no table that can hold puts them
 //! together, the least number of classes rises, and the proposed variant
-//! file and the picture's brackets keep them apart. Verdicts of another variant's study, or asked of
-//! a report that is not a value scale's, are refused by directory.
+//! file and the picture's brackets keep them apart. A confirmation of the
+//! proposed table (same pieces, other classes) informs the scale in turn,
+//! and the report never writes a new table over the one it played.
+//! Verdicts of another variant's study, or asked of a report that is not
+//! a value scale's, are refused by directory.
 
 use std::path::{Path, PathBuf};
 
@@ -195,8 +198,10 @@ fn verdicts_of_another_variant_or_for_another_report_are_refused() {
         "{said}"
     );
 
-    // A study of another variant: not the scale's pieces.
-    let other = VARIANT.replace("tiny-classes", "other-classes");
+    // A study of another variant: not the scale's pieces (its knight
+    // also steps like a rook one square).
+    let other = VARIANT.replace("tiny-classes", "other-classes")
+        + "[pieces.N]\nname = \"knight\"\nbetza = \"NW\"\nvalue = 350\n";
     std::fs::write(work.path().join("other-classes.toml"), other).unwrap();
     let study = STUDY
         .replace("tiny-study", "other-study")
@@ -205,7 +210,8 @@ fn verdicts_of_another_variant_or_for_another_report_are_refused() {
     let err = report(&scale_log, std::slice::from_ref(&other_log), &out).unwrap_err();
     let said = err.to_string();
     assert!(
-        said.contains(&other_log.display().to_string()) && said.contains("variant other-classes"),
+        said.contains(&other_log.display().to_string())
+            && said.contains("variant other-classes, whose pieces are not"),
         "{said}"
     );
 
@@ -213,4 +219,130 @@ fn verdicts_of_another_variant_or_for_another_report_are_refused() {
     let err = report(&scale_log, std::slice::from_ref(&scale_log), &out).unwrap_err();
     let said = err.to_string();
     assert!(said.contains("no class verdicts"), "{said}");
+}
+
+#[test]
+fn a_confirmation_informs_the_scale_and_keeps_the_table_it_played() {
+    let work = tempfile::tempdir().unwrap();
+    let (scale_log, _) = logs(work.path());
+    let out = work.path().join("report");
+    let plain = report(&scale_log, &[], &out).unwrap();
+    let proposed_path = write_report(&plain, &out)
+        .unwrap()
+        .proposed_variant
+        .unwrap();
+    let proposed = std::fs::read_to_string(&proposed_path).unwrap();
+
+    // The confirmation: a class study of the proposed file, on its first
+    // class of two pieces or more, which finds that class's first piece
+    // stronger.
+    let classes: Vec<String> = proposed
+        .lines()
+        .find_map(|l| l.strip_prefix("classes = "))
+        .unwrap()
+        .trim_matches(['[', ']'])
+        .split(", ")
+        .map(|c| c.trim_matches('"').to_owned())
+        .collect();
+    let (class, letters) = classes
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.len() >= 2)
+        .unwrap_or_else(|| panic!("no proposed class of two pieces: {proposed}"));
+    let stronger = letters[..1].to_owned();
+    let study = STUDY
+        .replace("tiny-study", "confirmation")
+        .replace("tiny-classes.toml", "report/proposed-classes.toml")
+        .replace("class = 2", &format!("class = {}", class + 1));
+    let confirmation = log(work.path(), "confirmation", &study, 600, &|army| {
+        if army == stronger {
+            120.0
+        } else if army.starts_with("pawn-odds") {
+            -value("P")
+        } else {
+            0.0
+        }
+    });
+
+    // Its verdicts would change the proposal: not written over the table
+    // the confirmation played, which still reads back.
+    let err = report(&scale_log, std::slice::from_ref(&confirmation), &out).unwrap_err();
+    let said = err.to_string();
+    assert!(
+        said.contains(&confirmation.display().to_string()) && said.contains("another folder"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&proposed_path).unwrap(), proposed);
+
+    // Elsewhere the report takes them: the proposed variant, another name
+    // with the same pieces, is the scale's.
+    let elsewhere = work.path().join("after-confirmation");
+    let with = report(&scale_log, std::slice::from_ref(&confirmation), &elsewhere).unwrap();
+    let known = with.value_scale.as_ref().unwrap().known.as_ref().unwrap();
+    assert_eq!(known.sources, ["confirmation"]);
+    assert!(
+        known.different.iter().any(|d| d.contains(&stronger)),
+        "{:?}",
+        known.different
+    );
+
+    // Once the table the confirmation played is edited, its log is
+    // refused rather than read against other rules or classes; once it
+    // is replaced by the new one, the log no longer loads (its class of
+    // two is gone).
+    let refused = |why: &[&str]| {
+        let err = build_report(
+            std::slice::from_ref(&confirmation),
+            &ReportOptions::default(),
+        )
+        .unwrap_err();
+        let said = err.to_string();
+        assert!(why.iter().all(|w| said.contains(w)), "{said}");
+    };
+    std::fs::write(&proposed_path, format!("{proposed}# edited\n")).unwrap();
+    refused(&["changed since the run", "proposed-classes.toml"]);
+    let rendered = write_report(&with, &elsewhere).unwrap();
+    std::fs::copy(rendered.proposed_variant.unwrap(), &proposed_path).unwrap();
+    refused(&["no longer loads", "restore them"]);
+}
+
+#[test]
+fn a_table_whose_pairs_were_all_found_equivalent_has_nothing_left_to_confirm() {
+    let work = tempfile::tempdir().unwrap();
+    let (scale_log, _) = logs(work.path());
+    // A class study that finds knight and bishop equivalent, as they are.
+    let study = STUDY.replace("tiny-study", "alike-study");
+    let alike = log(work.path(), "alike-study", &study, 600, &|army| {
+        if army.starts_with("pawn-odds") {
+            -value("P")
+        } else {
+            0.0
+        }
+    });
+    let out = work.path().join("report");
+    let with = report(&scale_log, std::slice::from_ref(&alike), &out).unwrap();
+    let known = with.value_scale.as_ref().unwrap().known.as_ref().unwrap();
+    assert_eq!(known.equivalent.len(), 1, "{:?}", known.equivalent);
+    let table = known.table.as_ref().unwrap();
+    assert!(
+        table.classes.iter().any(|c| c.len() == 2),
+        "{:?}",
+        table.classes
+    );
+    assert!(known.unconfirmed.is_empty(), "{:?}", known.unconfirmed);
+    let rendered = write_report(&with, &out).unwrap();
+    let proposed = std::fs::read_to_string(rendered.proposed_variant.unwrap()).unwrap();
+    assert!(
+        proposed.contains("nothing is left to confirm"),
+        "{proposed}"
+    );
+    assert!(!proposed.contains("pocketlab study"), "{proposed}");
+    let md = std::fs::read_to_string(&rendered.markdown).unwrap();
+    assert!(md.contains("no confirmation is left to play"), "{md}");
+
+    // Without the verdicts, the proposal asks for its confirmation.
+    let plain = report(&scale_log, &[], &out).unwrap();
+    let written = write_report(&plain, &out).unwrap();
+    let proposed = std::fs::read_to_string(written.proposed_variant.unwrap()).unwrap();
+    assert!(proposed.contains("To confirm it"), "{proposed}");
 }

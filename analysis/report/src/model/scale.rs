@@ -234,6 +234,10 @@ pub struct ScaleKnown {
     /// estimates or found equivalent, the smallest largest spread among
     /// them (`None`: no table).
     pub table: Option<ScaleTable>,
+    /// The pairs within one class of `table` that no class study found
+    /// equivalent, as `C–H`: what its confirmation has to play (empty: the
+    /// table stands on the verdicts already played).
+    pub unconfirmed: Vec<String>,
 }
 
 /// A class table on the scale.

@@ -92,8 +92,7 @@ pub fn write_report(report: &Report, out_dir: &Path) -> Result<RenderedReport, R
     })
 }
 
-/// The file name of the proposed class table, beside the report.
-pub const PROPOSED_CLASSES: &str = "proposed-classes.toml";
+pub use super::value_scale::PROPOSED_CLASSES;
 
 /// Writes the value scale's proposed variant file, or removes an old one
 /// when the report has none.

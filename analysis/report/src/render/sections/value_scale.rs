@@ -56,6 +56,19 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
     }
     // A confirmation command exactly when a proposed variant file is written.
     match (&scale.confirmation, &scale.proposal_note) {
+        (Some(_), _)
+            if scale
+                .known
+                .as_ref()
+                .is_some_and(|k| k.unconfirmed.is_empty()) =>
+        {
+            doc.paragraph(
+                "The table that can still hold with the fewest classes is written beside this report as \
+                 proposed-classes.toml, a variant file that inherits the variant and sets its classes. \
+                 Every pair within its classes already has a class study's verdict of equivalence: no \
+                 confirmation is left to play.",
+            );
+        }
         (Some(command), _) => {
             let which = if scale.known.is_some() {
                 "The table that can still hold with the fewest classes"
@@ -258,6 +271,12 @@ fn known_advice(scale: &ValueScale, k: &ScaleKnown) -> String {
         return head;
     };
     let confirm = match &scale.confirmation {
+        Some(_) if k.unconfirmed.is_empty() => format!(
+            " It is written as proposed-classes.toml beside this report; every pair within its classes \
+             ({}) was found equivalent by a class study, so it holds on the games already played, with \
+             nothing left to confirm.",
+            within_class_pairs(table)
+        ),
         Some(command) => format!(
             " It is written as proposed-classes.toml beside this report, and {command} plays the class \
              study of its new within-class pairs."
@@ -343,6 +362,21 @@ fn known_text(k: &ScaleKnown, classes_today: usize) -> String {
         added = count(k.pairs_added as u64),
         pieces = k.pieces.join(", "),
     )
+}
+
+/// Every pair within one class of `table`, as `B–N, R–X`.
+fn within_class_pairs(table: &ScaleTable) -> String {
+    table
+        .classes
+        .iter()
+        .flat_map(|class| {
+            class
+                .iter()
+                .enumerate()
+                .flat_map(move |(i, a)| class[i + 1..].iter().map(move |b| format!("{a}–{b}")))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A class table as `NB | RXI | …`, each class's letters from the lowest
