@@ -164,33 +164,48 @@ fn known_verdicts(
     Ok(known)
 }
 
-/// Refuses to write a new proposed table over one that a class study
-/// given with `--verdicts` played: that study's log names the file, and
-/// would no longer read back once it changed. Nothing is written then.
+/// Refuses to write a new proposed table over one a class study played
+/// (or to remove it): a study given with `--verdicts`, or one logged in a
+/// folder beside the report (`confirmation/log`, where the printed
+/// confirmation command plays). That study's log names the file and would
+/// no longer read back once it changed. Nothing is written then.
 fn keep_played_table(
     out_dir: &Path,
-    text: &str,
+    new: Option<&str>,
     verdict_logs: &[PathBuf],
 ) -> Result<(), ReportError> {
     let target = out_dir.join(value_scale::PROPOSED_CLASSES);
     let (Ok(old), Ok(target)) = (std::fs::read_to_string(&target), target.canonicalize()) else {
         return Ok(());
     };
-    if old == text {
+    if new == Some(old.as_str()) {
         return Ok(());
     }
-    for dir in verdict_logs {
-        let (studied, _) = experiment_of(dir)?;
-        if studied.dir.join(&studied.variant_label).canonicalize().ok() == Some(target.clone()) {
-            return Err(log_error(
-                dir,
-                format!(
-                    "its class study played {}, and the new proposed table would replace it, \
-                     leaving that log unreadable: write this report to another folder (--out)",
-                    target.display()
-                ),
-            ));
-        }
+    let beside: Vec<PathBuf> = std::fs::read_dir(out_dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| Some(entry.ok()?.path().join("log")))
+        .filter(|log| log.join(pocketlab_selfplay::log::MANIFEST_FILE).is_file())
+        .collect();
+    let played = |dir: &Path| {
+        experiment_of(dir).is_ok_and(|(studied, _)| {
+            studied.dir.join(&studied.variant_label).canonicalize().ok() == Some(target.clone())
+        })
+    };
+    if let Some(dir) = verdict_logs.iter().chain(&beside).find(|d| played(d)) {
+        return Err(log_error(
+            dir,
+            format!(
+                "its class study played {}, which this report would {}, leaving that log \
+                 unreadable: write this report to another folder (--out)",
+                target.display(),
+                if new.is_some() {
+                    "replace with a new proposed table"
+                } else {
+                    "remove"
+                }
+            ),
+        ));
     }
     Ok(())
 }
@@ -237,13 +252,12 @@ pub fn build_report(dirs: &[PathBuf], options: &ReportOptions) -> Result<Report,
     let scores = logged_scores(&exp, &games);
     let known = known_verdicts(&exp, dirs, &options.verdict_logs)?;
     let value_scale = value_scale::value_scale(&exp, &scores, options.out_dir.as_deref(), &known);
-    if let (Some(out_dir), Some(text)) = (
-        options.out_dir.as_deref(),
-        value_scale
-            .as_ref()
-            .and_then(|s| s.proposed_variant.as_deref()),
-    ) {
-        keep_played_table(out_dir, text, &options.verdict_logs)?;
+    if let (Some(out_dir), Some(scale)) = (options.out_dir.as_deref(), &value_scale) {
+        keep_played_table(
+            out_dir,
+            scale.proposed_variant.as_deref(),
+            &options.verdict_logs,
+        )?;
     }
     let adaptive = AdaptiveStudy::of(&exp).and_then(|study| {
         let history = study.replay(&scores);

@@ -269,21 +269,15 @@ fn known_pairs(exp: &Experiment, fit: &ScaleFit, known: &[KnownVerdict]) -> Opti
     let table = partition_apart(fit, &least.apart, &alike, WITHIN_PAWNS, &options)
         .ok()
         .map(|t| scale_table(t, &letter));
-    let found_equivalent = |a: &str, b: &str| {
-        equivalent
-            .iter()
-            .any(|e| *e == format!("{a}–{b}") || *e == format!("{b}–{a}"))
+    // Pairs are named `A–B` in either order.
+    let found_equivalent = |pair: &str| {
+        let reversed: String = pair.split('–').rev().collect::<Vec<_>>().join("–");
+        equivalent.iter().any(|e| e == pair || *e == reversed)
     };
     let unconfirmed = table.as_ref().map_or_else(Vec::new, |t| {
-        t.classes
-            .iter()
-            .flat_map(|class| {
-                class.iter().enumerate().flat_map(move |(i, a)| {
-                    class[i + 1..].iter().map(move |b| (a.clone(), b.clone()))
-                })
-            })
-            .filter(|(a, b)| !found_equivalent(a, b))
-            .map(|(a, b)| format!("{a}–{b}"))
+        t.within_class_pairs()
+            .into_iter()
+            .filter(|pair| !found_equivalent(pair))
             .collect()
     });
     Some(ScaleKnown {

@@ -224,8 +224,9 @@ fn verdicts_of_another_variant_or_for_another_report_are_refused() {
 #[test]
 fn a_confirmation_informs_the_scale_and_keeps_the_table_it_played() {
     let work = tempfile::tempdir().unwrap();
-    let (scale_log, _) = logs(work.path());
+    let (scale_log, study_log) = logs(work.path());
     let out = work.path().join("report");
+    std::fs::create_dir_all(&out).unwrap();
     let plain = report(&scale_log, &[], &out).unwrap();
     let proposed_path = write_report(&plain, &out)
         .unwrap()
@@ -233,9 +234,9 @@ fn a_confirmation_informs_the_scale_and_keeps_the_table_it_played() {
         .unwrap();
     let proposed = std::fs::read_to_string(&proposed_path).unwrap();
 
-    // The confirmation: a class study of the proposed file, on its first
-    // class of two pieces or more, which finds that class's first piece
-    // stronger.
+    // The confirmation, played beside the report: a class study of the
+    // proposed file, on its first class of two pieces or more, which finds
+    // that class's first piece stronger.
     let classes: Vec<String> = proposed
         .lines()
         .find_map(|l| l.strip_prefix("classes = "))
@@ -252,9 +253,9 @@ fn a_confirmation_informs_the_scale_and_keeps_the_table_it_played() {
     let stronger = letters[..1].to_owned();
     let study = STUDY
         .replace("tiny-study", "confirmation")
-        .replace("tiny-classes.toml", "report/proposed-classes.toml")
+        .replace("tiny-classes.toml", "proposed-classes.toml")
         .replace("class = 2", &format!("class = {}", class + 1));
-    let confirmation = log(work.path(), "confirmation", &study, 600, &|army| {
+    let confirmation = log(&out, "confirmation", &study, 600, &|army| {
         if army == stronger {
             120.0
         } else if army.starts_with("pawn-odds") {
@@ -264,15 +265,18 @@ fn a_confirmation_informs_the_scale_and_keeps_the_table_it_played() {
         }
     });
 
-    // Its verdicts would change the proposal: not written over the table
-    // the confirmation played, which still reads back.
-    let err = report(&scale_log, std::slice::from_ref(&confirmation), &out).unwrap_err();
-    let said = err.to_string();
-    assert!(
-        said.contains(&confirmation.display().to_string()) && said.contains("another folder"),
-        "{said}"
-    );
-    assert_eq!(std::fs::read_to_string(&proposed_path).unwrap(), proposed);
+    // Its verdicts, or another study's, would change the proposal: it is
+    // not written over the table the confirmation played, which still
+    // reads back.
+    for verdicts in [&confirmation, &study_log] {
+        let err = report(&scale_log, std::slice::from_ref(verdicts), &out).unwrap_err();
+        let said = err.to_string();
+        assert!(
+            said.contains(&confirmation.display().to_string()) && said.contains("another folder"),
+            "{said}"
+        );
+        assert_eq!(std::fs::read_to_string(&proposed_path).unwrap(), proposed);
+    }
 
     // Elsewhere the report takes them: the proposed variant, another name
     // with the same pieces, is the scale's.

@@ -260,6 +260,21 @@ pub struct ScaleTable {
     pub draws: usize,
 }
 
+impl ScaleTable {
+    /// Every pair of pieces within one class, as `B–N`, class by class.
+    pub fn within_class_pairs(&self) -> Vec<String> {
+        self.classes
+            .iter()
+            .flat_map(|class| {
+                class
+                    .iter()
+                    .enumerate()
+                    .flat_map(move |(i, a)| class[i + 1..].iter().map(move |b| format!("{a}–{b}")))
+            })
+            .collect()
+    }
+}
+
 /// One precision target of the design.
 #[derive(Clone, Debug, Serialize)]
 pub struct ScaleTarget {

@@ -275,7 +275,7 @@ fn known_advice(scale: &ValueScale, k: &ScaleKnown) -> String {
             " It is written as proposed-classes.toml beside this report; every pair within its classes \
              ({}) was found equivalent by a class study, so it holds on the games already played, with \
              nothing left to confirm.",
-            within_class_pairs(table)
+            table.within_class_pairs().join(", ")
         ),
         Some(command) => format!(
             " It is written as proposed-classes.toml beside this report, and {command} plays the class \
@@ -362,21 +362,6 @@ fn known_text(k: &ScaleKnown, classes_today: usize) -> String {
         added = count(k.pairs_added as u64),
         pieces = k.pieces.join(", "),
     )
-}
-
-/// Every pair within one class of `table`, as `B–N, R–X`.
-fn within_class_pairs(table: &ScaleTable) -> String {
-    table
-        .classes
-        .iter()
-        .flat_map(|class| {
-            class
-                .iter()
-                .enumerate()
-                .flat_map(move |(i, a)| class[i + 1..].iter().map(move |b| format!("{a}–{b}")))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A class table as `NB | RXI | …`, each class's letters from the lowest
