@@ -133,11 +133,20 @@ const DROPS_NETWORK: ShippedEval = ShippedEval {
     text: include_str!("../../configs/eval/fairy-drops-network-2.toml"),
 };
 
-/// The self-play network of the fairy armies over the hand-written weights:
-/// +238 against Fairy-Stockfish where the hand-written weights gave +127.
-const ARMIES_NETWORK: ShippedEval = ShippedEval {
+/// The self-play network of the fairy armies over the hand-written weights
+/// (128 units): +238 against Fairy-Stockfish where the hand-written weights
+/// gave +127.
+const ARMIES_NETWORK_128: ShippedEval = ShippedEval {
     file: "fairy-armies-network.toml",
     text: include_str!("../../configs/eval/fairy-armies-network.toml"),
+};
+
+/// Its 256-unit successor (generation 1 of the wider training): +285
+/// against Fairy-Stockfish where the 128-unit network gave +244 from the
+/// same openings.
+const ARMIES_NETWORK: ShippedEval = ShippedEval {
+    file: "fairy-armies-network-2.toml",
+    text: include_str!("../../configs/eval/fairy-armies-network-2.toml"),
 };
 
 /// Fitted on chess without castling; castling changes no input of it.
@@ -162,6 +171,7 @@ const EARLIER_SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
     ("pocket-mutation", PMC_WEIGHTS_2),
     ("pmc-drops", PMC_WEIGHTS_2),
     ("pmc-drops", DROPS_NETWORK_GEN3),
+    ("fairy-oracle", ARMIES_NETWORK_128),
 ];
 
 /// The evaluation shipped for the variant named `variant` (its `name`,
