@@ -48,8 +48,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
 
 /// The report counts games from the games chunks; replays (branching
 /// factor, colour values) need their moves. Name the moves chunks that are
-/// orphaned or missing instead of failing on them, and inputs changed
-/// since the run (replays use them as they are now).
+/// orphaned or missing instead of failing on them, and changes to play
+/// since the run (replays use the files as they are now).
 fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
     let files = list_chunks(logs)?;
     for chunk in &files.orphaned_moves {
@@ -79,8 +79,10 @@ fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
     if let Some(log) = files.logs.first()
         && let Ok(exp) = log.experiment()
     {
+        // Changed rules refuse the log when the report is built; what is
+        // left to warn of are changes to play (engine, evaluation, book).
         let changes = log.changes_since_run(&exp);
-        if !changes.is_empty() {
+        if !changes.is_empty() && log.rule_changes_since_run(&exp).is_empty() {
             eprintln!(
                 "warning: changed since the run (replays use the files as they are now): {}",
                 changes.join("; ")
