@@ -189,7 +189,11 @@ fn keep_played_table(
         .collect();
     let played = |dir: &Path| {
         experiment_of(dir).is_ok_and(|(studied, _)| {
-            studied.dir.join(&studied.variant_label).canonicalize().ok() == Some(target.clone())
+            studied
+                .dir
+                .join(&studied.variant_label)
+                .canonicalize()
+                .is_ok_and(|played| played == target)
         })
     };
     if let Some(dir) = verdict_logs.iter().chain(&beside).find(|d| played(d)) {

@@ -269,15 +269,16 @@ fn known_pairs(exp: &Experiment, fit: &ScaleFit, known: &[KnownVerdict]) -> Opti
     let table = partition_apart(fit, &least.apart, &alike, WITHIN_PAWNS, &options)
         .ok()
         .map(|t| scale_table(t, &letter));
-    // Pairs are named `A–B` in either order.
-    let found_equivalent = |pair: &str| {
-        let reversed: String = pair.split('–').rev().collect::<Vec<_>>().join("–");
-        equivalent.iter().any(|e| e == pair || *e == reversed)
+    let found_equivalent = |a: &str, b: &str| {
+        let (Some(a), Some(b)) = (index(a), index(b)) else {
+            return false;
+        };
+        alike.contains(&(a, b)) || alike.contains(&(b, a))
     };
     let unconfirmed = table.as_ref().map_or_else(Vec::new, |t| {
         t.within_class_pairs()
-            .into_iter()
-            .filter(|pair| !found_equivalent(pair))
+            .filter(|&(a, b)| !found_equivalent(a, b))
+            .map(|(a, b)| format!("{a}–{b}"))
             .collect()
     });
     Some(ScaleKnown {

@@ -261,17 +261,13 @@ pub struct ScaleTable {
 }
 
 impl ScaleTable {
-    /// Every pair of pieces within one class, as `B–N`, class by class.
-    pub fn within_class_pairs(&self) -> Vec<String> {
-        self.classes
-            .iter()
-            .flat_map(|class| {
-                class
-                    .iter()
-                    .enumerate()
-                    .flat_map(move |(i, a)| class[i + 1..].iter().map(move |b| format!("{a}–{b}")))
+    /// Every pair of pieces within one class, by letter, class by class.
+    pub fn within_class_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.classes.iter().flat_map(|class| {
+            class.iter().enumerate().flat_map(move |(i, a)| {
+                class[i + 1..].iter().map(move |b| (a.as_str(), b.as_str()))
             })
-            .collect()
+        })
     }
 }
 

@@ -275,7 +275,11 @@ fn known_advice(scale: &ValueScale, k: &ScaleKnown) -> String {
             " It is written as proposed-classes.toml beside this report; every pair within its classes \
              ({}) was found equivalent by a class study, so it holds on the games already played, with \
              nothing left to confirm.",
-            table.within_class_pairs().join(", ")
+            table
+                .within_class_pairs()
+                .map(|(a, b)| format!("{a}–{b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Some(command) => format!(
             " It is written as proposed-classes.toml beside this report, and {command} plays the class \
