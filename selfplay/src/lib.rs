@@ -22,7 +22,7 @@ mod summary;
 pub mod uci_player;
 pub mod variant_files;
 
-pub use experiment::{AbsentEval, Experiment, ExperimentError};
+pub use experiment::{AbsentEval, Experiment, ExperimentError, LoggedRulesError};
 pub use runner::{
     DEFAULT_MEMORY_BUDGET_MB, PairScores, RunOptions, RunSummary, Shard, StagePairs, StagePlanner,
     StageRange, StageReport, check_memory, pair_scores, run, run_stages,

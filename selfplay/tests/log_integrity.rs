@@ -15,7 +15,7 @@ use pocketlab_selfplay::log::{
     self, EXPERIMENT_FILE, GAMES_DIR, MANIFEST_FILE, MOVES_DIR, ShardLock, Table, list_chunks,
     read_games,
 };
-use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
+use pocketlab_selfplay::{Experiment, LoggedRulesError, RunOptions, Shard, run};
 
 const TINY: &str = r#"
 name = "tiny"
@@ -291,9 +291,34 @@ fn resume_refuses_changed_inputs_and_chunks_without_a_manifest() {
             err.contains(named) && err.contains("changed"),
             "{file}: {err}"
         );
+        // Reading the games back needs only the rules as they ran: another
+        // evaluation or book is accepted, a changed variant is not.
+        let as_played = log::open_log(&out).unwrap().experiment_as_played();
+        match (file, as_played) {
+            ("base.toml", Err(LoggedRulesError::RulesChanged(changes))) => {
+                assert!(changes.iter().any(|c| c.contains(named)), "{changes:?}");
+            }
+            ("params.toml" | "book.epd", Ok(_)) => {}
+            (_, other) => panic!("{file}: {other:?}"),
+        }
         std::fs::write(&path, &before).unwrap();
         resume().unwrap();
     }
+    // A variant file gone: the experiment no longer loads, and the error
+    // says where its files are read from.
+    let base = std::fs::read_to_string(dir.join("base.toml")).unwrap();
+    std::fs::remove_file(dir.join("base.toml")).unwrap();
+    match log::open_log(&out).unwrap().experiment_as_played() {
+        Err(e @ LoggedRulesError::NoLongerLoads { .. }) => {
+            let said = e.to_string();
+            assert!(
+                said.contains("base.toml") && said.contains("read from"),
+                "{said}"
+            );
+        }
+        other => panic!("a missing variant file was not refused: {other:?}"),
+    }
+    std::fs::write(dir.join("base.toml"), base).unwrap();
 
     // Chunks with no manifest: another experiment's games are not adopted.
     std::fs::remove_file(out.join(MANIFEST_FILE)).unwrap();

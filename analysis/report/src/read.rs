@@ -52,27 +52,9 @@ pub(super) fn log_error(dir: &Path, reason: impl Into<String>) -> ReportError {
 /// classes than they were played under.
 pub fn experiment_of(dir: &Path) -> Result<(Experiment, Manifest), ReportError> {
     let log = log::open_log(dir).map_err(|e| log_error(dir, e.to_string()))?;
-    let exp = log.experiment().map_err(|e| {
-        log_error(
-            dir,
-            format!(
-                "the logged experiment no longer loads ({e}): its variant, eval and book files \
-                 are read from {}; restore them as they were",
-                log.experiment_base().display()
-            ),
-        )
-    })?;
-    let changes = log.rule_changes_since_run(&exp);
-    if !changes.is_empty() {
-        return Err(log_error(
-            dir,
-            format!(
-                "its rules changed since the run ({}): its games would be read against other \
-                 rules or classes than they were played under; restore the files as they were",
-                changes.join("; ")
-            ),
-        ));
-    }
+    let exp = log
+        .experiment_as_played()
+        .map_err(|e| log_error(dir, e.to_string()))?;
     Ok((exp, log.manifest))
 }
 

@@ -31,19 +31,10 @@ pub struct PgnArgs {
 pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
     let files = list_chunks(&[&args.log])?;
     let log = &files.logs[0];
-    // The experiment as it ran (its relative paths resolve where it was).
-    let exp = log.experiment()?;
-    // The moves are replayed under the rules: another engine or evaluation
-    // since the run does not matter here.
-    let changes = log.rule_changes_since_run(&exp);
-    if !changes.is_empty() {
-        anyhow::bail!(
-            "{}: the games are replayed under the experiment's rules, which changed since the \
-             run: {}; restore them as they were",
-            args.log.display(),
-            changes.join("; ")
-        );
-    }
+    // The moves are replayed under the rules as they ran.
+    let exp = log
+        .experiment_as_played()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.log.display()))?;
     if !exp.log.moves {
         anyhow::bail!(
             "{}: the experiment ran with log.moves = false: there are no moves to export",

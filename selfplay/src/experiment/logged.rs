@@ -1,6 +1,7 @@
 //! An experiment and its log: the manifest a run writes, and the
 //! experiment read back from a log as it ran.
 
+use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
 use super::{AbsentEval, Experiment, ExperimentError};
@@ -90,6 +91,70 @@ impl LogDir {
     /// whatever engine this build has.
     pub fn rule_changes_since_run(&self, exp: &Experiment) -> Vec<String> {
         Manifest::for_experiment(exp).rule_differences(&self.manifest)
+    }
+
+    /// The experiment as it ran, refused if its games would not read back
+    /// as they were played: it no longer loads, or its rules changed since
+    /// the run. Another engine or evaluation is accepted: reading the
+    /// games (reports, PGN) does not play them.
+    pub fn experiment_as_played(&self) -> Result<Experiment, LoggedRulesError> {
+        let exp = self
+            .experiment()
+            .map_err(|source| LoggedRulesError::NoLongerLoads {
+                files_dir: self.experiment_base(),
+                source,
+            })?;
+        let changes = self.rule_changes_since_run(&exp);
+        if changes.is_empty() {
+            Ok(exp)
+        } else {
+            Err(LoggedRulesError::RulesChanged(changes))
+        }
+    }
+}
+
+/// Why a log's games cannot be read under the rules they were played
+/// under ([`LogDir::experiment_as_played`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoggedRulesError {
+    /// The logged experiment no longer loads: a file it names is missing
+    /// or no longer valid.
+    NoLongerLoads {
+        /// Where the experiment's variant, eval and book files are read.
+        files_dir: PathBuf,
+        /// Why the experiment was rejected.
+        source: ExperimentError,
+    },
+    /// The rules (variant files, schema) changed since the run: each
+    /// entry names one change.
+    RulesChanged(Vec<String>),
+}
+
+impl fmt::Display for LoggedRulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoggedRulesError::NoLongerLoads { files_dir, source } => write!(
+                f,
+                "the logged experiment no longer loads ({source}): its variant, eval and book \
+                 files are read from {}; restore them as they were",
+                files_dir.display()
+            ),
+            LoggedRulesError::RulesChanged(changes) => write!(
+                f,
+                "its rules changed since the run ({}): its games would be read under other \
+                 rules or classes than they were played under; restore the files as they were",
+                changes.join("; ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoggedRulesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoggedRulesError::NoLongerLoads { source, .. } => Some(source),
+            LoggedRulesError::RulesChanged(_) => None,
+        }
     }
 }
 

@@ -34,6 +34,7 @@ pub use engine::{DEFAULT_EVAL_LABEL, DEFAULT_NODES, EngineSettings, Program, SHI
 pub use file::DesignName;
 use file::{AdjudicationFile, EngineFile, ExperimentFile, IdentitiesName, LogFile};
 pub use generate::ScalePlan;
+pub use logged::LoggedRulesError;
 pub use stop::{ScaleStop, StopDesign, StopRule};
 
 use crate::files::read_text;
