@@ -149,14 +149,9 @@ impl fmt::Display for LoggedRulesError {
     }
 }
 
-impl std::error::Error for LoggedRulesError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LoggedRulesError::NoLongerLoads { source, .. } => Some(source),
-            LoggedRulesError::RulesChanged(_) => None,
-        }
-    }
-}
+// The experiment's error is part of the message, so it is not also given
+// as the source (a chain printer would say it twice).
+impl std::error::Error for LoggedRulesError {}
 
 /// The tails of a recorded directory, longest first, each at least its
 /// last component: `/a/configs/experiments` gives `a/configs/experiments`,
