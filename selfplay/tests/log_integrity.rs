@@ -491,6 +491,35 @@ fn a_log_in_a_checkout_elsewhere_reads_its_inputs_from_that_checkout() {
     assert!(report.is_ok(), "{:?}", report.problems);
 }
 
+/// A log written elsewhere into a directory named like the experiment's
+/// folder: the experiment's files are still read where it was, not from
+/// the log directory that happens to share the folder's name.
+#[test]
+fn a_log_named_like_its_experiment_folder_reads_its_inputs_from_that_folder() {
+    let work = tempfile::tempdir().unwrap();
+    let folder = work.path().join("repo/reports/screens/wide");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::create_dir_all(work.path().join("repo/configs/eval")).unwrap();
+    std::fs::write(
+        work.path().join("repo/configs/eval/params.toml"),
+        "tempo = 10\n",
+    )
+    .unwrap();
+    let text = TINY.replace(
+        "hash_mb = 1",
+        "hash_mb = 1\neval = \"../../../configs/eval/params.toml\"",
+    );
+    let out = work.path().join("scratch/wide");
+    play(&experiment_in(&folder, &text), &out);
+    let log = log::open_log(&out).unwrap();
+    assert_eq!(
+        std::fs::canonicalize(log.experiment_base()).unwrap(),
+        std::fs::canonicalize(&folder).unwrap()
+    );
+    let exp = log.experiment_as_played().unwrap();
+    assert_eq!(exp.name, "tiny");
+}
+
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

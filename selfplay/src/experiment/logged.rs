@@ -52,8 +52,10 @@ impl LogDir {
     /// on another machine; so the directory is first looked for beside
     /// the log's own checkout: the longest tail of the recorded path
     /// (`configs/experiments`, then `experiments`) under the nearest of
-    /// the log's ancestors that has it. Then the recorded path itself,
-    /// and last the log directory.
+    /// the log's ancestors that has it, the log directory and what it
+    /// holds aside (a log kept elsewhere under the experiment folder's
+    /// name is not that folder). Then the recorded path itself, and last
+    /// the log directory.
     pub fn experiment_base(&self) -> PathBuf {
         let recorded = Path::new(&self.manifest.experiment_dir);
         if self.manifest.experiment_dir.is_empty() {
@@ -67,7 +69,7 @@ impl LogDir {
             if let Some(found) = tails
                 .iter()
                 .map(|tail| ancestor.join(tail))
-                .find(|candidate| candidate.is_dir())
+                .find(|candidate| !candidate.starts_with(&log_dir) && candidate.is_dir())
             {
                 return found;
             }
