@@ -79,6 +79,22 @@ pub struct NetworkOptions {
     /// variant whose rules a mirror keeps ([`Variant::is_file_symmetric`];
     /// an error otherwise). Held-out positions are not mirrored.
     pub mirror: bool,
+    /// The hand-written terms the network is fitted on top of and written
+    /// with (any network of theirs dropped); `None`: the start's. The
+    /// labels stay the start's (its searches, its quiet and derived
+    /// positions), so one label file serves fits on several bases: a base
+    /// without the terms that read attacks evaluates faster and leaves
+    /// them to the network.
+    pub base: Option<EvalParams>,
+}
+
+impl NetworkOptions {
+    /// The hand-written terms the fit adds the network to.
+    fn base_params(&self, start: &EvalParams) -> EvalParams {
+        let mut base = self.base.as_ref().unwrap_or(start).clone();
+        base.network = None;
+        base
+    }
 }
 
 impl Default for NetworkOptions {
@@ -97,6 +113,7 @@ impl Default for NetworkOptions {
             search_share: 0.5,
             derived: 0,
             mirror: false,
+            base: None,
         }
     }
 }
@@ -549,10 +566,13 @@ pub fn label_positions<'v>(
             variant.name
         );
     }
-    let mut base_params = start.clone();
-    base_params.network = None;
-    let k = fit_scale(&data.train, variant, &base_params);
-    let base = Evaluator::new(variant, &base_params);
+    // The labels' curve and derived positions are the start's, whatever
+    // the base the network is fitted on.
+    let mut start_terms = start.clone();
+    start_terms.network = None;
+    let k = fit_scale(&data.train, variant, &start_terms);
+    let start_eval = Evaluator::new(variant, &start_terms);
+    let base = Evaluator::new(variant, &options.base_params(start));
     let inputs = NetworkInputs::new(variant, &piece_letters(variant));
     let with_derived = |logged: &[Labelled<'v>], salt: u64| {
         let mut set = logged.to_vec();
@@ -561,7 +581,7 @@ pub fn label_positions<'v>(
                 logged,
                 options.derived,
                 options.seed ^ salt,
-                &base,
+                &start_eval,
             ));
         }
         set
@@ -872,7 +892,7 @@ pub fn fit_network(
             adam = best.adam.clone();
         }
     }
-    let mut tuned = start.clone();
+    let mut tuned = options.base_params(start);
     tuned.network = Some(best.model.rounded(&pieces));
     let error = |set: &[Labelled<'_>], params: &EvalParams| {
         mean_error(set, &Evaluator::new(variant, params), k)
@@ -947,6 +967,49 @@ mod tests {
             // The hand-written weights are left as they were.
             assert_eq!(outcome.params.weights(), start.weights());
         }
+    }
+
+    /// With another base the network is fitted on top of its terms and
+    /// written with them: it learns the planted term and what the base
+    /// left out, from the start's labels.
+    #[test]
+    fn a_network_fitted_on_another_base_is_written_with_it() {
+        let v = builtin::load("chess").unwrap();
+        let start = EvalParams::default();
+        let (data, fens) = planted_knight(&v);
+        let mut base = start.clone();
+        base.reach_square = pocketlab_core::engine::Phased::new(0, 0);
+        base.tempo = 0;
+        let options = NetworkOptions {
+            hidden: 4,
+            views: Views::Both,
+            activation: Activation::Squared,
+            epochs: 3000,
+            batch: 8,
+            rate: 3e-3,
+            base: Some(base.clone()),
+            ..NetworkOptions::default()
+        };
+        let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
+        assert_eq!(outcome.params.weights(), base.weights());
+        assert!(outcome.params.network.is_some());
+        assert!(
+            outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
+            "{} -> {}",
+            outcome.held_out_error_before,
+            outcome.held_out_error_after
+        );
+        // The knight on its own c3 against one on a1, as the labels have it:
+        // the planted 100 and the reach the base lacks.
+        let tuned = Evaluator::new(&v, &outcome.params);
+        let labelled = Evaluator::new(&v, &start);
+        let at = |e: &Evaluator, fen: &str| e.evaluate(&Position::from_fen(&v, fen).unwrap());
+        let wanted = at(&labelled, fens[0]) + 100 - at(&labelled, fens[4]);
+        let learned = at(&tuned, fens[0]) - at(&tuned, fens[4]);
+        assert!(
+            (learned - wanted).abs() <= wanted / 2,
+            "c3 over a1: learned {learned}, labels {wanted}"
+        );
     }
 
     /// Every shape of network the tests fit.

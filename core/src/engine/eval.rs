@@ -70,6 +70,11 @@ pub struct Evaluator {
     /// The inputs of `params.network`, bound to the variant's piece types
     /// (set exactly when the parameters hold a network).
     network_inputs: Option<NetworkInputs>,
+    /// Whether any term with a weight reads what the pieces attack
+    /// (mobility, royal danger, threats, a free stop square, backward
+    /// pawns, outposts). Without one the scan skips move generation: the
+    /// same score, sooner, for files that leave those terms to a network.
+    reads_attacks: bool,
 }
 
 /// Piece-square bonus (mg, eg) per side, type and square, in centipawns.
@@ -184,6 +189,30 @@ fn mobility_and_attackers(
         }
     }
     (mobility, attacker_units)
+}
+
+/// Whether any term with a weight in `params` reads the pieces' attacks,
+/// given the per-type mobility weights and king-danger units.
+fn reads_attacks(
+    params: &EvalParams,
+    mobility: &[Phased; MAX_PIECE_TYPES],
+    attacker_units: &[i64; MAX_PIECE_TYPES],
+) -> bool {
+    let k = &params.king_danger;
+    mobility.iter().any(|m| !m.is_zero())
+        || attacker_units.iter().any(|&u| u != 0)
+        || [k.zone_attack, k.safe_check, k.drop_check]
+            .iter()
+            .any(|&w| w != 0)
+        || [
+            params.hanging,
+            params.threat_by_lesser,
+            params.passed_free,
+            params.backward_pawn,
+            params.outpost,
+        ]
+        .iter()
+        .any(|w| !w.is_zero())
 }
 
 /// Per piece type, the types of strictly lower value (bit i: type i).
@@ -347,6 +376,7 @@ impl Evaluator {
                 .network
                 .as_ref()
                 .map(|net| NetworkInputs::new(variant, &net.pieces)),
+            reads_attacks: reads_attacks(params, &mobility, &attacker_units),
         }
     }
 
@@ -452,10 +482,17 @@ impl Evaluator {
                     pawn_mg + passed_mg + shields[color] * i64::from(self.params.king_shield);
                 eg[color] += pawn_eg + passed_eg;
             }
-            mg[color] -= self.royal_danger(pos, color, &scans[color], &scans[them], shields[color]);
-            let (threat_mg, threat_eg) = self.threats(pos, color, &scans[color], &scans[them]);
-            mg[color] += threat_mg;
-            eg[color] += threat_eg;
+            if self.reads_attacks {
+                mg[color] -=
+                    self.royal_danger(pos, color, &scans[color], &scans[them], shields[color]);
+                let (threat_mg, threat_eg) = self.threats(pos, color, &scans[color], &scans[them]);
+                mg[color] += threat_mg;
+                eg[color] += threat_eg;
+            } else {
+                // Only the shield's part of the danger is left.
+                mg[color] -=
+                    self.danger_cost(-shields[color] * i64::from(self.params.king_danger.shield));
+            }
         }
         let full = i64::from(self.full_phase);
         let phase = self.phase(&scans);
@@ -522,16 +559,20 @@ impl Evaluator {
             material += on_board * i64::from(value);
             let table = &self.psq[color][kind.index()];
             let m = v.moves(color, kind);
-            if kind == self.royal {
+            if kind != self.royal {
+                scan.board_types |= 1 << kind.index();
+            }
+            if kind == self.royal || !self.reads_attacks {
                 for sq in bb {
                     let (a, b) = table[sq.index()];
                     side_mg += i64::from(a);
                     side_eg += i64::from(b);
-                    side_attacks |= m.capture_reach(sq, occ);
+                    if self.reads_attacks {
+                        side_attacks |= m.capture_reach(sq, occ);
+                    }
                 }
                 continue;
             }
-            scan.board_types |= 1 << kind.index();
             let track_mobility = !v.is_pawn(kind);
             let baseline = i64::from(self.mobility_baseline[kind.index()]);
             let mobility = self.mobility[kind.index()];
@@ -602,12 +643,19 @@ impl Evaluator {
             }
         }
         let k = &self.params.king_danger;
-        let units = enemy.danger_caused
-            + check_squares * i64::from(k.safe_check)
-            + drop_squares * i64::from(k.drop_check)
-            - shield * i64::from(k.shield);
+        self.danger_cost(
+            enemy.danger_caused
+                + check_squares * i64::from(k.safe_check)
+                + drop_squares * i64::from(k.drop_check)
+                - shield * i64::from(k.shield),
+        )
+    }
+
+    /// The middlegame cost of `units` of royal danger: quadratic, capped.
+    #[inline]
+    fn danger_cost(&self, units: i64) -> i64 {
         if units > 0 {
-            (units * units / 4096).min(i64::from(k.cap))
+            (units * units / 4096).min(i64::from(self.params.king_danger.cap))
         } else {
             0
         }
@@ -1335,6 +1383,67 @@ mod tests {
     /// move's siblings are evaluated too, and now and then a position of
     /// another game, so the network's sums are carried both ways and
     /// started afresh.
+    #[test]
+    fn without_attack_terms_the_scan_skips_attacks_and_scores_the_same() {
+        use crate::game::GamePosition;
+        use rand::{RngExt, SeedableRng};
+        for name in ["chess", "pocket-mutation"] {
+            let v = builtin::load(name).unwrap();
+            let mut params = EvalParams::default();
+            for (i, (_, w)) in params.weights_mut().into_iter().enumerate() {
+                *w = (i as i32 * 37) % 61 - 30;
+            }
+            // Every weight that reads attacks, off; the rest as they were.
+            params.mobility = Phased::new(0, 0);
+            params.mobility_by_piece.clear();
+            params.king_danger.attacker = 0;
+            params.king_danger.zone_attack = 0;
+            params.king_danger.safe_check = 0;
+            params.king_danger.drop_check = 0;
+            for w in [
+                &mut params.hanging,
+                &mut params.threat_by_lesser,
+                &mut params.passed_free,
+                &mut params.backward_pawn,
+                &mut params.outpost,
+            ] {
+                *w = Phased::new(0, 0);
+            }
+            let light = Evaluator::new(&v, &params);
+            assert!(!light.reads_attacks, "{name}");
+            let mut full = light.clone();
+            full.reads_attacks = true;
+            // One attack weight on: the scan reads attacks again.
+            let mut mobile = params.clone();
+            mobile.mobility = Phased::new(1, 0);
+            assert!(Evaluator::new(&v, &mobile).reads_attacks, "{name}");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+            let mut positions = 0;
+            for _ in 0..10 {
+                let mut pos = Position::start(&v);
+                for _ in 0..150 {
+                    assert_eq!(
+                        light.evaluate(&pos),
+                        full.evaluate(&pos),
+                        "{}",
+                        pos.to_fen()
+                    );
+                    positions += 1;
+                    let mut moves = Vec::new();
+                    pos.generate_moves(&mut moves);
+                    let Some(next) = (!moves.is_empty())
+                        .then(|| moves[rng.random_range(0..moves.len())])
+                        .and_then(|mv| pos.successor(mv))
+                    else {
+                        break;
+                    };
+                    pos = next;
+                }
+            }
+            assert!(positions > 500, "{name}: {positions}");
+        }
+    }
+
     #[test]
     fn the_caches_change_no_score() {
         use crate::engine::{Activation, Network, Views};

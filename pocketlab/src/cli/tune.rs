@@ -94,6 +94,14 @@ pub struct TuneArgs {
     /// rules a mirror keeps (no castling, no square-dependent moves).
     #[arg(long, requires = "network")]
     pub mirror: bool,
+    /// With `--network`: fit the network on top of this file's
+    /// hand-written weights (any network of its own dropped) and write it
+    /// with them, instead of on `--params`'s. The positions and labels
+    /// stay `--params`'s (its searches, the same label file). A base whose
+    /// attack-reading terms (mobility, king danger, threats) are zero
+    /// evaluates faster and leaves those terms to the network.
+    #[arg(long, requires = "network")]
+    pub base: Option<PathBuf>,
     /// With `--network`: seeds the first weights and the order of the positions.
     #[arg(long, default_value_t = 1, requires = "network")]
     pub seed: u64,
@@ -214,6 +222,7 @@ fn fit_network_to_labels(
         derived: args.derived as usize,
         rate_drop: args.rate_drop,
         mirror: args.mirror,
+        base: args.base.as_deref().map(load_params).transpose()?,
         ..NetworkOptions::default()
     };
     let outcome = label_and_fit(
@@ -325,6 +334,9 @@ fn method_options(args: &TuneArgs) -> String {
         }
         if args.mirror {
             fit += "--mirror ";
+        }
+        if let Some(base) = &args.base {
+            fit += &format!("--base {} ", base.display());
         }
         format!(
             "--network --hidden {} --epochs {} --seed {} {fit}{search}",
