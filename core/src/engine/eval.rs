@@ -1376,13 +1376,8 @@ mod tests {
         assert!(e.evaluate(&queen_up) > 5_000);
     }
 
-    /// Every position of seeded random games, in variants with and without
-    /// pockets and with pawns that capture as leapers or as riders: the
-    /// cached evaluation is the evaluation, with every weight switched on
-    /// and a network two unit blocks wide over every piece letter. Each
-    /// move's siblings are evaluated too, and now and then a position of
-    /// another game, so the network's sums are carried both ways and
-    /// started afresh.
+    /// Without any weight that reads attacks, the evaluation skips them
+    /// and scores every position as the full scan does.
     #[test]
     fn without_attack_terms_the_scan_skips_attacks_and_scores_the_same() {
         use crate::game::GamePosition;
@@ -1444,6 +1439,13 @@ mod tests {
         }
     }
 
+    /// Every position of seeded random games, in variants with and without
+    /// pockets and with pawns that capture as leapers or as riders: the
+    /// cached evaluation is the evaluation, with every weight switched on
+    /// and a network two unit blocks wide over every piece letter. Each
+    /// move's siblings are evaluated too, and now and then a position of
+    /// another game, so the network's sums are carried both ways and
+    /// started afresh.
     #[test]
     fn the_caches_change_no_score() {
         use crate::engine::{Activation, Network, Views};
