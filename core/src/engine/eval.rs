@@ -1376,12 +1376,27 @@ mod tests {
         assert!(e.evaluate(&queen_up) > 5_000);
     }
 
+    /// The position after a move of `moves` (those of `pos`) drawn by
+    /// `rng`; `None` when there is none or it is illegal: a random game's
+    /// next step.
+    fn random_successor<'v>(
+        pos: &Position<'v>,
+        moves: &[crate::Move],
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Position<'v>> {
+        use crate::game::GamePosition;
+        use rand::RngExt;
+        (!moves.is_empty())
+            .then(|| moves[rng.random_range(0..moves.len())])
+            .and_then(|mv| pos.successor(mv))
+    }
+
     /// Without any weight that reads attacks, the evaluation skips them
     /// and scores every position as the full scan does.
     #[test]
     fn without_attack_terms_the_scan_skips_attacks_and_scores_the_same() {
         use crate::game::GamePosition;
-        use rand::{RngExt, SeedableRng};
+        use rand::SeedableRng;
         for name in ["chess", "pocket-mutation"] {
             let v = builtin::load(name).unwrap();
             let mut params = EvalParams::default();
@@ -1426,10 +1441,7 @@ mod tests {
                     positions += 1;
                     let mut moves = Vec::new();
                     pos.generate_moves(&mut moves);
-                    let Some(next) = (!moves.is_empty())
-                        .then(|| moves[rng.random_range(0..moves.len())])
-                        .and_then(|mv| pos.successor(mv))
-                    else {
+                    let Some(next) = random_successor(&pos, &moves, &mut rng) else {
                         break;
                     };
                     pos = next;
@@ -1522,10 +1534,7 @@ mod tests {
                             check(&other_game);
                             other_game = pos.clone();
                         }
-                        let Some(next) = (!moves.is_empty())
-                            .then(|| moves[rng.random_range(0..moves.len())])
-                            .and_then(|mv| pos.successor(mv))
-                        else {
+                        let Some(next) = random_successor(&pos, &moves, &mut rng) else {
                             break;
                         };
                         pos = next;
