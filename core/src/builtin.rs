@@ -149,10 +149,20 @@ const ARMIES_NETWORK: ShippedEval = ShippedEval {
     text: include_str!("../../configs/eval/fairy-armies-network-2.toml"),
 };
 
-/// Fitted on chess without castling; castling changes no input of it.
-const CHESS_NETWORK: ShippedEval = ShippedEval {
+/// The first 256-unit chess network, labelled by `chess-network.toml`'s
+/// searches: about -90 against Fairy-Stockfish where `chess.toml` gave
+/// -204. Fitted on chess without castling; castling changes no input of it.
+const CHESS_NETWORK_1: ShippedEval = ShippedEval {
     file: "chess-network-10k-h256-both-sq.toml",
     text: include_str!("../../configs/eval/chess-network-10k-h256-both-sq.toml"),
+};
+
+/// The same recipe and positions labelled by the searches of
+/// `chess-network-10k-h256-both-sq.toml`: a stronger labeller, a stronger
+/// network.
+const CHESS_NETWORK: ShippedEval = ShippedEval {
+    file: "chess-network-10k-h256-both-sq-2.toml",
+    text: include_str!("../../configs/eval/chess-network-10k-h256-both-sq-2.toml"),
 };
 
 /// `(variant name, its default evaluation)`. A variant not listed plays
@@ -172,6 +182,8 @@ const EARLIER_SHIPPED_EVALS: &[(&str, ShippedEval)] = &[
     ("pmc-drops", PMC_WEIGHTS_2),
     ("pmc-drops", DROPS_NETWORK_GEN3),
     ("fairy-oracle", ARMIES_NETWORK_128),
+    ("chess", CHESS_NETWORK_1),
+    ("chess-nocastle", CHESS_NETWORK_1),
 ];
 
 /// The evaluation shipped for the variant named `variant` (its `name`,
@@ -226,6 +238,24 @@ mod tests {
             let params = EvalParams::from_toml(eval.file, eval.text)
                 .unwrap_or_else(|e| panic!("{}: {e}", eval.file));
             assert_ne!(params, EvalParams::default(), "{}", eval.file);
+        }
+    }
+
+    #[test]
+    fn a_log_that_played_an_earlier_shipped_file_keeps_it() {
+        for (variant, earlier) in EARLIER_SHIPPED_EVALS {
+            let current = shipped_eval(variant).expect("the variant ships a file now");
+            assert_ne!(current.file, earlier.file, "{variant}");
+            assert_eq!(
+                shipped_eval_as_recorded(variant, &[earlier.file]),
+                Some(*earlier),
+                "{variant}"
+            );
+            assert_eq!(
+                shipped_eval_as_recorded::<&str>(variant, &[]),
+                Some(current),
+                "{variant}"
+            );
         }
     }
 }

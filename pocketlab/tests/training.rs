@@ -241,14 +241,20 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 4,
-        "the shipped chess.toml, the step it inherits and the two network files"
+        checked, 5,
+        "the shipped chess.toml, the step it inherits and the three network files"
     );
     // The network files are step 5's weights plus a learned correction.
     for (name, hidden, views, activation) in [
         ("chess-network.toml", 32, Views::Mover, Activation::Clipped),
         (
             "chess-network-10k-h256-both-sq.toml",
+            256,
+            Views::Both,
+            Activation::Squared,
+        ),
+        (
+            "chess-network-10k-h256-both-sq-2.toml",
             256,
             Views::Both,
             Activation::Squared,
