@@ -173,9 +173,6 @@ pub(crate) const BUILTIN_RECORD: &str = "eval default";
 /// The start of the input a log records for a shipped evaluation.
 pub(crate) const SHIPPED_RECORD: &str = "eval shipped ";
 
-/// What an engine table without `eval` plays, recorded: the variant's
-/// shipped evaluation (labelled `shipped:FILE`), else the hand-written
-/// weights (labelled `default`, as logs have always said).
 /// The start of [`EngineSettings::eval_label`] for a variant's shipped
 /// evaluation, followed by its file name (`shipped:pmc-network.toml`).
 pub const SHIPPED_EVAL_LABEL: &str = "shipped:";
@@ -184,6 +181,9 @@ pub const SHIPPED_EVAL_LABEL: &str = "shipped:";
 /// because the variant ships no evaluation.
 pub const DEFAULT_EVAL_LABEL: &str = "default";
 
+/// What an engine table without `eval` plays, recorded: the variant's
+/// shipped evaluation (labelled `shipped:FILE`), else the hand-written
+/// weights (labelled `default`, as logs have always said).
 fn default_eval(cx: &Ctx<'_>, variant: &Variant) -> (EvalParams, String) {
     let shipped = match &cx.absent_eval {
         AbsentEval::Shipped => builtin::shipped_eval(&variant.name),
