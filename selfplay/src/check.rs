@@ -8,6 +8,7 @@ use std::fmt;
 use std::fs::{self, File, TryLockError};
 use std::path::Path;
 
+use crate::experiment::LoggedRulesError;
 use crate::log::{
     Chunk, LOCKS_DIR, LogDir, TEMP_PREFIX, Table, game_seed, open_log, parse_chunk_name,
     read_game_chunks, read_move_chunks,
@@ -123,14 +124,12 @@ fn check_experiment(log: &LogDir, report: &mut CheckReport) -> bool {
             ));
             exp.log.moves
         }
-        Err(e) => {
+        Err(source) => {
+            let files_dir = log.experiment_base();
             report.problem(
-                format!("the logged experiment no longer loads: {e}"),
-                format!(
-                    "its variant, eval and book files are read from {} (the experiment \
-                     file's directory in this checkout): put them back there",
-                    log.experiment_base().display()
-                ),
+                LoggedRulesError::NoLongerLoads { files_dir, source }.to_string(),
+                "resuming and reading its games (reports, PGN) need them there; a changed \
+                 experiment starts a new log directory",
             );
             true
         }

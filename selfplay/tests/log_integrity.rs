@@ -489,6 +489,22 @@ fn a_log_in_a_checkout_elsewhere_reads_its_inputs_from_that_checkout() {
     std::fs::remove_dir_all(&first).unwrap();
     let report = check_log(&second.join("reports/tiny/log"));
     assert!(report.is_ok(), "{:?}", report.problems);
+
+    // Its eval file gone: the check says the experiment no longer loads
+    // and where its files are read from.
+    std::fs::remove_file(second.join("configs/eval/params.toml")).unwrap();
+    let report = check_log(&second.join("reports/tiny/log"));
+    let experiments = std::fs::canonicalize(second.join("configs/experiments")).unwrap();
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.what.contains("no longer loads")
+                && p.what.contains("params.toml")
+                && p.what.contains(&*experiments.to_string_lossy())),
+        "{:?}",
+        report.problems
+    );
 }
 
 /// A log written elsewhere into a directory named like the experiment's
