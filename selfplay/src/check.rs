@@ -8,7 +8,6 @@ use std::fmt;
 use std::fs::{self, File, TryLockError};
 use std::path::Path;
 
-use crate::experiment::LoggedRulesError;
 use crate::log::{
     Chunk, LOCKS_DIR, LogDir, TEMP_PREFIX, Table, game_seed, open_log, parse_chunk_name,
     read_game_chunks, read_move_chunks,
@@ -124,10 +123,9 @@ fn check_experiment(log: &LogDir, report: &mut CheckReport) -> bool {
             ));
             exp.log.moves
         }
-        Err(source) => {
-            let files_dir = log.experiment_base();
+        Err(e) => {
             report.problem(
-                LoggedRulesError::NoLongerLoads { files_dir, source }.to_string(),
+                e.to_string(),
                 "resuming and reading its games (reports, PGN) need them there; a changed \
                  experiment starts a new log directory",
             );

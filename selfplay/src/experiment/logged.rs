@@ -34,16 +34,14 @@ impl LogDir {
     /// resolved where the experiment file was (see
     /// [`LogDir::experiment_base`]).
     /// An engine table without `eval` plays what it played when the log
-    /// began ([`AbsentEval::of_recorded`]).
-    pub fn experiment(&self) -> Result<Experiment, ExperimentError> {
+    /// began ([`AbsentEval::of_recorded`]). The error says where the
+    /// experiment's files are read from.
+    pub fn experiment(&self) -> Result<Experiment, LoggedRulesError> {
         let label = self.dir.join(EXPERIMENT_FILE).display().to_string();
         let absent_eval = AbsentEval::of_recorded(self.manifest.inputs.keys().map(String::as_str));
-        Experiment::parse_with(
-            &label,
-            &self.experiment_text,
-            &self.experiment_base(),
-            absent_eval,
-        )
+        let files_dir = self.experiment_base();
+        Experiment::parse_with(&label, &self.experiment_text, &files_dir, absent_eval)
+            .map_err(|source| LoggedRulesError::NoLongerLoads { files_dir, source })
     }
 
     /// Where the logged experiment's relative paths (variant, eval, book)
@@ -100,12 +98,7 @@ impl LogDir {
     /// the run. Another engine or evaluation is accepted: reading the
     /// games (reports, PGN) does not play them.
     pub fn experiment_as_played(&self) -> Result<Experiment, LoggedRulesError> {
-        let exp = self
-            .experiment()
-            .map_err(|source| LoggedRulesError::NoLongerLoads {
-                files_dir: self.experiment_base(),
-                source,
-            })?;
+        let exp = self.experiment()?;
         let changes = self.rule_changes_since_run(&exp);
         if changes.is_empty() {
             Ok(exp)
@@ -116,7 +109,8 @@ impl LogDir {
 }
 
 /// Why a log's games cannot be read under the rules they were played
-/// under ([`LogDir::experiment_as_played`]).
+/// under ([`LogDir::experiment_as_played`]), or its experiment not loaded
+/// at all ([`LogDir::experiment`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoggedRulesError {
     /// The logged experiment no longer loads: a file it names is missing
