@@ -59,11 +59,11 @@ fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
             chunk.path.display()
         );
     }
+    // Each log's experiment is read once; one that no longer loads warns
+    // of nothing here (the report itself says why it cannot use it).
+    let experiments: Vec<_> = files.logs.iter().map(|log| log.experiment().ok()).collect();
     for chunk in &files.games_without_moves {
-        let exp_logs_moves = files.logs[chunk.dir]
-            .experiment()
-            .is_ok_and(|e| e.log.moves);
-        if exp_logs_moves {
+        if experiments[chunk.dir].as_ref().is_some_and(|e| e.log.moves) {
             eprintln!(
                 "warning: {} has no moves chunk ({} is missing): its games count, but are not \
                  replayed",
@@ -76,13 +76,11 @@ fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
             );
         }
     }
-    if let Some(log) = files.logs.first()
-        && let Ok(exp) = log.experiment()
-    {
+    if let (Some(log), Some(Some(exp))) = (files.logs.first(), experiments.first()) {
         // Changed rules refuse the log when the report is built; what is
         // left to warn of are changes to play (engine, evaluation, book).
-        let changes = log.changes_since_run(&exp);
-        if !changes.is_empty() && log.rule_changes_since_run(&exp).is_empty() {
+        let changes = log.changes_since_run(exp);
+        if !changes.is_empty() && log.rule_changes_since_run(exp).is_empty() {
             eprintln!(
                 "warning: changed since the run (replays use the files as they are now): {}",
                 changes.join("; ")
