@@ -1,9 +1,11 @@
 //! `pocketlab report`: a balance report from one or more log directories.
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::Args;
+use pocketlab_selfplay::Experiment;
 use pocketlab_selfplay::log::{MOVES_DIR, chunk_name, list_chunks};
 
 use pocketlab_report::build::{ReportOptions, build_report};
@@ -59,11 +61,18 @@ fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
             chunk.path.display()
         );
     }
-    // Each log's experiment is read once; one that no longer loads warns
-    // of nothing here (the report itself says why it cannot use it).
-    let experiments: Vec<_> = files.logs.iter().map(|log| log.experiment().ok()).collect();
+    // A log's experiment is read when first wanted, and once; one that no
+    // longer loads warns of nothing here (the report says why it cannot
+    // use it).
+    let experiments: Vec<OnceCell<Option<Experiment>>> =
+        files.logs.iter().map(|_| OnceCell::new()).collect();
+    let experiment = |dir: usize| {
+        experiments[dir]
+            .get_or_init(|| files.logs[dir].experiment().ok())
+            .as_ref()
+    };
     for chunk in &files.games_without_moves {
-        if experiments[chunk.dir].as_ref().is_some_and(|e| e.log.moves) {
+        if experiment(chunk.dir).is_some_and(|e| e.log.moves) {
             eprintln!(
                 "warning: {} has no moves chunk ({} is missing): its games count, but are not \
                  replayed",
@@ -76,7 +85,9 @@ fn warn_about_moves(logs: &[PathBuf]) -> anyhow::Result<()> {
             );
         }
     }
-    if let (Some(log), Some(Some(exp))) = (files.logs.first(), experiments.first()) {
+    if let Some(log) = files.logs.first()
+        && let Some(exp) = experiment(0)
+    {
         // Changed rules refuse the log when the report is built; what is
         // left to warn of are changes to play (engine, evaluation, book).
         let changes = log.changes_since_run(exp);
