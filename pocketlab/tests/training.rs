@@ -377,14 +377,12 @@ b = "black"
 /// file, the second reads every score from it and searches nothing, and
 /// both write the same network; a damaged label file stops the fit with
 /// an error naming it.
-#[test]
-fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let experiment = dir.path().join("tiny.toml");
+/// Plays the tiny chess experiment into `dir/log` and returns the log.
+fn tiny_chess_log(dir: &Path) -> std::path::PathBuf {
+    let experiment = dir.join("tiny.toml");
     std::fs::write(&experiment, TINY_CHESS).unwrap();
-    let log = dir.path().join("log");
-    let pocketlab = || std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"));
-    let status = pocketlab()
+    let log = dir.join("log");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"))
         .args(["run", "--quiet", "--threads", "2"])
         .arg(&experiment)
         .arg("--out")
@@ -392,6 +390,14 @@ fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
         .output()
         .unwrap();
     assert!(status.status.success());
+    log
+}
+
+#[test]
+fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = tiny_chess_log(dir.path());
+    let pocketlab = || std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"));
     let labels = dir.path().join("labels.parquet");
     let tune = |out: &str| {
         pocketlab()
@@ -428,4 +434,67 @@ fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
     let stderr = String::from_utf8_lossy(&damaged.stderr);
     assert!(stderr.contains("labels.parquet"), "{stderr}");
     assert!(!dir.path().join("third.toml").exists());
+}
+
+/// `--warm-start` refines the `--params` file's network and says so in the
+/// written file's command; a file whose network has another shape, or
+/// none, is refused before any position is searched, naming the file.
+#[test]
+fn a_warm_start_refines_the_params_network_and_refuses_another_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = tiny_chess_log(dir.path());
+    let tune = |params: &str, hidden: &str, labels: &str, out: &str| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"));
+        command.arg("tune").arg(&log);
+        if !params.is_empty() {
+            command.arg("--params").arg(dir.path().join(params));
+        }
+        if out != "cold.toml" {
+            command.arg("--warm-start");
+        }
+        command
+            .args(["--network", "--hidden", hidden, "--epochs", "2"])
+            .args(["--search-nodes", "100", "--labels"])
+            .arg(dir.path().join(labels))
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .output()
+            .unwrap()
+    };
+    let cold = tune("", "2", "cold.parquet", "cold.toml");
+    assert!(
+        cold.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cold.stderr)
+    );
+    let warm = tune("cold.toml", "2", "warm.parquet", "warm.toml");
+    assert!(
+        warm.status.success(),
+        "{}",
+        String::from_utf8_lossy(&warm.stderr)
+    );
+    let written = std::fs::read_to_string(dir.path().join("warm.toml")).unwrap();
+    assert!(written.contains("--warm-start"), "{written}");
+    assert!(load_eval(&dir.path().join("warm.toml")).network.is_some());
+
+    for (params, hidden, says) in [
+        ("cold.toml", "3", "hidden units 2, the fit asks for 3"),
+        ("", "2", "no network"),
+    ] {
+        let refused = tune(params, hidden, "refused.parquet", "refused.toml");
+        assert!(!refused.status.success());
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        let named = if params.is_empty() {
+            "built-in"
+        } else {
+            params
+        };
+        assert!(
+            stderr.contains("--warm-start") && stderr.contains(named),
+            "{stderr}"
+        );
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(!dir.path().join("refused.parquet").exists());
+        assert!(!dir.path().join("refused.toml").exists());
+    }
 }

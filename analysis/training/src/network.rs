@@ -86,9 +86,55 @@ pub struct NetworkOptions {
     /// without the terms that read attacks evaluates faster and leaves
     /// them to the network.
     pub base: Option<EvalParams>,
+    /// Begin from the start parameters' network instead of seeded weights
+    /// (its shape must be the fit's: [`NetworkOptions::check_warm_start`]),
+    /// so a fit to new positions refines what the start knows rather than
+    /// learning it afresh. The first model is then the start's whole
+    /// evaluation, so a fit that finds nothing better keeps it (epoch 0).
+    pub warm_start: bool,
 }
 
 impl NetworkOptions {
+    /// With [`NetworkOptions::warm_start`]: that `start` holds a network
+    /// for `variant`'s pieces of this fit's shape (hidden units, views,
+    /// activation, buckets). Checked before any position is labelled.
+    pub fn check_warm_start(&self, start: &EvalParams, variant: &Variant) -> Result<(), String> {
+        if !self.warm_start {
+            return Ok(());
+        }
+        let Some(net) = &start.network else {
+            return Err("the start parameters hold no network to begin from".to_owned());
+        };
+        let pieces = piece_letters(variant);
+        let mismatch = |what: &str, theirs: String, ours: String| {
+            Err(format!(
+                "the start's network has {what} {theirs}, the fit asks for {ours}"
+            ))
+        };
+        if net.pieces != pieces {
+            return mismatch("piece letters", net.pieces.clone(), pieces);
+        }
+        if net.hidden != self.hidden {
+            return mismatch(
+                "hidden units",
+                net.hidden.to_string(),
+                self.hidden.to_string(),
+            );
+        }
+        if net.views != self.views {
+            let name = |v: Views| v.name().to_owned();
+            return mismatch("views", name(net.views), name(self.views));
+        }
+        if net.activation != self.activation {
+            let name = |a: Activation| a.name().to_owned();
+            return mismatch("activation", name(net.activation), name(self.activation));
+        }
+        if net.buckets != self.buckets {
+            return mismatch("buckets", net.buckets.to_string(), self.buckets.to_string());
+        }
+        Ok(())
+    }
+
     /// The hand-written terms the fit adds the network to.
     fn base_params(&self, start: &EvalParams) -> EvalParams {
         let mut base = self.base.as_ref().unwrap_or(start).clone();
@@ -114,6 +160,7 @@ impl Default for NetworkOptions {
             derived: 0,
             mirror: false,
             base: None,
+            warm_start: false,
         }
     }
 }
@@ -215,6 +262,22 @@ impl Model {
             bias: vec![0.5; hidden],
             output: vec![0.0; options.buckets * options.views.count() * hidden],
             output_bias: vec![0.0; options.buckets],
+        }
+    }
+
+    /// The float model of an integer network: the inverse of
+    /// [`Model::rounded`], exact for every integer weight a file holds.
+    fn from_network(net: &Network) -> Model {
+        let one = ACTIVATION_ONE as f32;
+        let output_unit = 100.0 * OUTPUT_UNIT as f32;
+        Model {
+            hidden: net.hidden,
+            views: net.views.count(),
+            activation: net.activation,
+            input: net.input.iter().map(|&w| w as f32 / one).collect(),
+            bias: net.bias.iter().map(|&w| w as f32 / one).collect(),
+            output: net.output.iter().map(|&o| o as f32 / output_unit).collect(),
+            output_bias: net.output_bias.iter().map(|&b| b as f32 / 100.0).collect(),
         }
     }
 
@@ -703,6 +766,10 @@ pub fn label_and_fit(
     labels: Option<&std::path::Path>,
     say: &mut dyn FnMut(String),
 ) -> anyhow::Result<NetworkOutcome> {
+    // Before the searches, which may take hours.
+    options
+        .check_warm_start(start, variant)
+        .map_err(|reason| anyhow::anyhow!("warm start: {reason}"))?;
     let search = LabelSearch::new(variant, start, options.search_nodes.unwrap_or(0));
     let mut scores = match labels {
         Some(path) => SearchScores::read(path, search)?,
@@ -797,8 +864,14 @@ pub fn tune_network(
 
 /// Fits a network on top of `start`'s hand-written terms to `labels`
 /// (made from `data` and `start` by [`label_positions`] with the same
-/// `options`); any network `start` holds is replaced. `progress` hears of
-/// each epoch.
+/// `options`); any network `start` holds is replaced (with
+/// [`NetworkOptions::warm_start`], refined). `progress` hears of each
+/// epoch.
+///
+/// # Panics
+///
+/// With `warm_start`, if [`NetworkOptions::check_warm_start`] fails:
+/// callers check it first.
 pub fn fit_network(
     labels: &NetworkLabels,
     data: &TexelData<'_>,
@@ -820,7 +893,15 @@ pub fn fit_network(
     let pieces = piece_letters(variant);
     let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    // Drawn even when warm: the positions' order is then a cold fit's.
     let mut model = Model::new(Network::inputs_for(pieces.len()), options, &mut rng);
+    if options.warm_start {
+        options
+            .check_warm_start(start, variant)
+            .unwrap_or_else(|reason| panic!("warm start: {reason}"));
+        let net = start.network.as_ref().expect("checked above");
+        model = Model::from_network(net);
+    }
     let n = model.parameter_count();
     let mut adam = Adam {
         m: vec![0.0; n],
@@ -1133,6 +1214,115 @@ mod tests {
         let again = tune_network(&data, &v, &start, &options, |_| {}).fit;
         assert_eq!(again.params, fit.params);
         assert_eq!(again.passes, fit.passes);
+    }
+
+    /// A warm start begins from the start's network, exactly as its file
+    /// holds it: where a cold fit starts from the hand-written terms alone,
+    /// a warm one starts knowing the planted term, and it keeps the start's
+    /// network when no epoch does better.
+    #[test]
+    fn a_warm_start_begins_from_the_start_network() {
+        let v = builtin::load("chess").unwrap();
+        let (data, _) = planted_knight(&v);
+        let cold = NetworkOptions {
+            hidden: 4,
+            views: Views::Both,
+            activation: Activation::Squared,
+            epochs: 3000,
+            batch: 8,
+            rate: 3e-3,
+            ..NetworkOptions::default()
+        };
+        let start = EvalParams::default();
+        let fitted = tune_network(&data, &v, &start, &cold, |_| {});
+        let trained = fitted.fit.params;
+        let net = trained.network.as_ref().unwrap();
+        // The float model of a file's network rounds back to it exactly.
+        assert_eq!(&Model::from_network(net).rounded(&piece_letters(&v)), net);
+
+        let warm = NetworkOptions {
+            warm_start: true,
+            epochs: 1,
+            rate: 1e-9,
+            ..cold.clone()
+        };
+        let mut first = Vec::new();
+        let refined = tune_network(&data, &v, &trained, &warm, |e| first.push(e));
+        let mut cold_first = Vec::new();
+        tune_network(
+            &data,
+            &v,
+            &trained,
+            &NetworkOptions { epochs: 1, ..cold },
+            |e| cold_first.push(e),
+        );
+        assert!(
+            first[0].train_error < cold_first[0].train_error / 4.0,
+            "warm {} against cold {}",
+            first[0].train_error,
+            cold_first[0].train_error
+        );
+        // A step too small to change the rounded weights: the start is kept.
+        assert_eq!(refined.fit.params.network.as_ref(), Some(net));
+        assert_eq!(refined.fit.params.weights(), trained.weights());
+    }
+
+    /// A warm start needs a network of the fit's shape, said before any
+    /// position is searched.
+    #[test]
+    fn a_warm_start_refuses_a_network_of_another_shape() {
+        let v = builtin::load("chess").unwrap();
+        let (data, _) = planted_knight(&v);
+        let options = NetworkOptions {
+            hidden: 4,
+            epochs: 2,
+            batch: 8,
+            ..NetworkOptions::default()
+        };
+        let trained = tune_network(&data, &v, &EvalParams::default(), &options, |_| {})
+            .fit
+            .params;
+        type Change = fn(&mut NetworkOptions);
+        let warm = |change: Change| {
+            let mut o = NetworkOptions {
+                warm_start: true,
+                ..options.clone()
+            };
+            change(&mut o);
+            o
+        };
+        assert_eq!(warm(|_| {}).check_warm_start(&trained, &v), Ok(()));
+        let cases: [(Change, &str); 4] = [
+            (|o| o.hidden = 8, "hidden units 4, the fit asks for 8"),
+            (
+                |o| o.views = Views::Both,
+                "views mover, the fit asks for both",
+            ),
+            (|o| o.activation = Activation::Squared, "activation clipped"),
+            (|o| o.buckets = 2, "buckets 1, the fit asks for 2"),
+        ];
+        for (change, says) in cases {
+            let error = warm(change).check_warm_start(&trained, &v).unwrap_err();
+            assert!(error.contains(says), "{error}");
+        }
+        let error = warm(|_| {})
+            .check_warm_start(&EvalParams::default(), &v)
+            .unwrap_err();
+        assert!(error.contains("no network"), "{error}");
+        let other = builtin::load("pocket-mutation").unwrap();
+        let error = warm(|_| {}).check_warm_start(&trained, &other).unwrap_err();
+        assert!(error.contains("piece letters"), "{error}");
+        let labels = std::env::temp_dir().join("pocketlab-warm-start-refused.parquet");
+        let refused = label_and_fit(
+            &data,
+            &v,
+            &EvalParams::default(),
+            &warm(|_| {}),
+            Some(&labels),
+            &mut |_| {},
+        );
+        assert!(refused.unwrap_err().to_string().contains("warm start"));
+        assert!(!labels.exists(), "nothing is labelled before the check");
     }
 
     /// Positions where a knight on its own c3 is worth a pawn more than the

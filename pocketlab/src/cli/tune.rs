@@ -87,7 +87,7 @@ pub struct TuneArgs {
     /// go back to the best weights and multiply the step size by this
     /// (e.g. 0.3), stopping once it is a thousandth of the first; 1 keeps
     /// the step size constant.
-    #[arg(long, default_value_t = 1.0, value_parser = rate_drop, requires = "network")]
+    #[arg(long, default_value_t = 1.0, value_parser = unit_fraction, requires = "network")]
     pub rate_drop: f32,
     /// With `--network`: train on each training position's mirror image
     /// too (files a to h reversed, the same label), for variants whose
@@ -102,6 +102,16 @@ pub struct TuneArgs {
     /// evaluates faster and leaves those terms to the network.
     #[arg(long, requires = "network")]
     pub base: Option<PathBuf>,
+    /// With `--network`: begin from the `--params` file's network (of the
+    /// shape `--hidden`, `--views`, `--activation` and `--buckets` ask
+    /// for) instead of seeded weights, refining it on these positions; a
+    /// fit that finds nothing better keeps it.
+    #[arg(long, requires = "network")]
+    pub warm_start: bool,
+    /// With `--network`: the first step size of the fit (Adam's); a warm
+    /// start may want a smaller one.
+    #[arg(long, default_value_t = NetworkOptions::default().rate, value_parser = unit_fraction, requires = "network")]
+    pub rate: f32,
     /// With `--network`: seeds the first weights and the order of the positions.
     #[arg(long, default_value_t = 1, requires = "network")]
     pub seed: u64,
@@ -124,7 +134,8 @@ fn share(text: &str) -> Result<f64, String> {
     }
 }
 
-fn rate_drop(text: &str) -> Result<f32, String> {
+/// A number in (0, 1]: a step size or its drop.
+fn unit_fraction(text: &str) -> Result<f32, String> {
     let value: f32 = text.parse().map_err(|e| format!("{e}"))?;
     if value > 0.0 && value <= 1.0 {
         Ok(value)
@@ -220,11 +231,20 @@ fn fit_network_to_labels(
         search_nodes: args.search_nodes,
         search_share: args.search_share,
         derived: args.derived as usize,
+        rate: args.rate,
         rate_drop: args.rate_drop,
         mirror: args.mirror,
         base: args.base.as_deref().map(load_params).transpose()?,
+        warm_start: args.warm_start,
         ..NetworkOptions::default()
     };
+    if let Err(reason) = options.check_warm_start(start, variant) {
+        let params = args.params.as_ref().map_or_else(
+            || "the built-in weights".to_owned(),
+            |p| p.display().to_string(),
+        );
+        anyhow::bail!("--warm-start: {params}: {reason}");
+    }
     let outcome = label_and_fit(
         data,
         variant,
@@ -328,6 +348,12 @@ fn method_options(args: &TuneArgs) -> String {
         }
         if args.buckets != 1 {
             fit += &format!("--buckets {} ", args.buckets);
+        }
+        if args.warm_start {
+            fit += "--warm-start ";
+        }
+        if args.rate != NetworkOptions::default().rate {
+            fit += &format!("--rate {} ", args.rate);
         }
         if args.rate_drop < 1.0 {
             fit += &format!("--rate-drop {} ", args.rate_drop);
