@@ -145,6 +145,14 @@ pub struct NetworkSettings {
     /// Mirror images of the training positions (files a to h reversed),
     /// where the variant's rules allow it (default: wherever they do).
     pub mirror: Option<bool>,
+    /// Each generation refines the player's network instead of fitting one
+    /// from seeded weights (default false); the first player must then
+    /// hold a network of this shape, checked before any game.
+    #[serde(default)]
+    pub warm_start: bool,
+    /// The fit's first step size (Adam's; default 0.001), in (0, 1].
+    #[serde(default = "default_rate")]
+    pub rate: f32,
 }
 
 impl Default for NetworkSettings {
@@ -157,6 +165,8 @@ impl Default for NetworkSettings {
             epochs: default_epochs(),
             rate_drop: default_rate_drop(),
             mirror: None,
+            warm_start: false,
+            rate: default_rate(),
         }
     }
 }
@@ -228,6 +238,9 @@ fn default_epochs() -> u32 {
 fn default_rate_drop() -> f32 {
     0.3
 }
+fn default_rate() -> f32 {
+    NetworkOptions::default().rate
+}
 fn default_elo1() -> f64 {
     10.0
 }
@@ -295,6 +308,9 @@ impl NetworkLoopFile {
         if !(self.network.rate_drop > 0.0 && self.network.rate_drop <= 1.0) {
             return Err(("network.rate_drop", "above 0, at most 1".to_owned()));
         }
+        if !(self.network.rate > 0.0 && self.network.rate <= 1.0) {
+            return Err(("network.rate", "above 0, at most 1".to_owned()));
+        }
         self.network
             .views
             .parse::<Views>()
@@ -329,8 +345,10 @@ impl NetworkLoopFile {
             search_nodes: Some(self.labels.search_nodes),
             search_share: self.labels.search_share,
             derived: self.labels.derived as usize,
+            rate: n.rate,
             rate_drop: n.rate_drop,
             mirror: n.mirror.unwrap_or(true) && variant.is_file_symmetric(),
+            warm_start: n.warm_start,
             ..NetworkOptions::default()
         }
     }
@@ -428,6 +446,15 @@ pub fn train_network(
             },
         };
         replace_whole(&first_player, text.as_bytes())?;
+    }
+    if file.network.warm_start {
+        // Before any game: later players are fits of this shape.
+        let player = super::load_params(&first_player)?;
+        file.network_options(&variant, 0)
+            .check_warm_start(&player, &variant)
+            .map_err(|why| {
+                anyhow::anyhow!("network.warm_start: {}: {why}", first_player.display())
+            })?;
     }
     let step = Step {
         file,
@@ -809,6 +836,10 @@ max_pairs = 6
                 ("[labels]", "[network]\nviews = \"sideways\"\n[labels]"),
                 "network.views",
             ),
+            (
+                ("[labels]", "[network]\nrate = 0\n[labels]"),
+                "network.rate",
+            ),
         ] {
             let text = FILE.replace(change.0, change.1);
             let err = load(&text).unwrap_err().to_string();
@@ -818,6 +849,41 @@ max_pairs = 6
             .unwrap_err()
             .to_string();
         assert!(err.contains("seeds"), "{err}");
+    }
+
+    /// A warm start refines the player's network: the first player's shape
+    /// is checked before any game, and the fit options carry the setting.
+    #[test]
+    fn a_warm_start_needs_a_first_player_network_of_the_fit_shape() {
+        let variant = builtin::load("chess-nocastle").unwrap();
+        let warm = |network: &str| {
+            let text = FILE.replace("[labels]", &format!("[network]\n{network}\n[labels]"));
+            load(&text).unwrap()
+        };
+        let file = warm("warm_start = true\nrate = 0.0003");
+        let options = file.network_options(&variant, 1);
+        assert!(options.warm_start);
+        assert_eq!(options.rate, 0.0003);
+        // The shipped chess player is a 256-unit network of both views and
+        // squared units, the loop's default shape.
+        let shipped = builtin::shipped_eval("chess-nocastle").unwrap().params();
+        assert_eq!(options.check_warm_start(&shipped, &variant), Ok(()));
+
+        let dir = tempfile::tempdir().unwrap();
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let narrow = warm("warm_start = true\nhidden = 8");
+        let err = train_network(&narrow, dir.path(), dir.path(), 1, true, &interrupt)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("network.warm_start"), "{err}");
+        assert!(
+            err.contains("hidden units 256, the fit asks for 8"),
+            "{err}"
+        );
+        assert!(
+            !generation_dir(dir.path(), 0).join("selfplay").exists(),
+            "no game is played"
+        );
     }
 
     #[test]
