@@ -305,11 +305,13 @@ impl NetworkLoopFile {
         if !(0.0..=1.0).contains(&self.labels.search_share) {
             return Err(("labels.search_share", "a share from 0 to 1".to_owned()));
         }
-        if !(self.network.rate_drop > 0.0 && self.network.rate_drop <= 1.0) {
-            return Err(("network.rate_drop", "above 0, at most 1".to_owned()));
-        }
-        if !(self.network.rate > 0.0 && self.network.rate <= 1.0) {
-            return Err(("network.rate", "above 0, at most 1".to_owned()));
+        for (key, value) in [
+            ("network.rate", self.network.rate),
+            ("network.rate_drop", self.network.rate_drop),
+        ] {
+            if !(value > 0.0 && value <= 1.0) {
+                return Err((key, "above 0, at most 1".to_owned()));
+            }
         }
         self.network
             .views
