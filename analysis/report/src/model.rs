@@ -688,18 +688,25 @@ pub struct GameBalance {
     /// Positions behind `branching_factor` (those of the first 20 pairs of
     /// every matchup, replayed).
     pub branching_sample: u64,
-    /// How deep the searches of the games went (`None`: no searched move
-    /// logged a depth).
-    pub search_depth: Option<SearchDepth>,
+    /// How deep and how wide the searches of the games went, one entry per
+    /// engine setting that moved (empty: no searched move logged a depth).
+    pub search_depth: Vec<SearchDepth>,
 }
 
-/// The depths the engine's searches reached, over every searched move.
+/// The depths one engine setting's searches reached and the nodes they
+/// searched, over every move it searched.
 #[derive(Clone, Debug, Serialize)]
 pub struct SearchDepth {
+    /// The armies that moved with this engine setting, sorted (their names
+    /// label the figures when the games had more than one setting).
+    pub armies: Vec<String>,
     /// Median depth reached, plies.
     pub median: f64,
     /// Mean depth reached, plies.
     pub mean: f64,
+    /// Mean nodes searched per move (an external engine's as its last
+    /// `info` line said).
+    pub mean_nodes: f64,
     /// Searched moves behind the figures.
     pub moves: u64,
 }

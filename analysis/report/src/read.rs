@@ -203,33 +203,104 @@ fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>, ReportError> {
         .collect())
 }
 
-/// How deep the lab's engine searched: the median, mean and count of the
-/// depths its searches reached over every logged move that was searched
-/// (opening moves and external engines without a depth log 0 and are left
-/// out); `None` when no move was.
-pub(super) fn search_depths(dirs: &[PathBuf]) -> Result<Option<SearchDepth>, ReportError> {
+/// How deep and how wide each engine setting searched: per setting (the
+/// `white_engine` or `black_engine` text of the side that moved) the
+/// median and mean depth and the mean nodes over every logged move it
+/// searched, sorted by the armies that moved with it. Opening moves log
+/// depth 0 and are left out, as are an external engine's moves when it
+/// reported no depth; empty when no move was searched.
+pub(super) fn search_depths(dirs: &[PathBuf]) -> Result<Vec<SearchDepth>, ReportError> {
     let moves = scan(dirs, log::Table::Moves)?;
     if moves.clone().collect_schema()?.is_empty() {
-        return Ok(None);
+        return Ok(Vec::new());
     }
-    let depth = || col(column::DEPTH).cast(DataType::Float64);
-    let summary = moves
+    let searched = moves
         .filter(col(column::DEPTH).gt(lit(0)))
         .select([
-            depth().median().alias("median"),
-            depth().mean().alias("mean"),
-            depth().count().cast(DataType::UInt64).alias("moves"),
+            col(column::GAME_ID),
+            col(column::PLY),
+            col(column::DEPTH),
+            col(column::NODES),
         ])
         .collect()?;
-    let moves = u64s(&summary, "moves")?.first().copied().unwrap_or(0);
-    if moves == 0 {
-        return Ok(None);
+    if searched.height() == 0 {
+        return Ok(Vec::new());
     }
-    Ok(Some(SearchDepth {
-        median: f64s(&summary, "median")?[0],
-        mean: f64s(&summary, "mean")?[0],
-        moves,
-    }))
+    let games = scan(dirs, log::Table::Games)?
+        .select([
+            col(column::GAME_ID),
+            col(column::WHITE),
+            col(column::BLACK),
+            col(column::WHITE_ENGINE),
+            col(column::BLACK_ENGINE),
+            col(column::START_FEN),
+        ])
+        .collect()?;
+
+    /// One engine setting's armies and searched moves.
+    #[derive(Default)]
+    struct Setting {
+        armies: std::collections::BTreeSet<String>,
+        depths: Vec<u64>,
+        nodes: u128,
+    }
+    let mut settings: Vec<Setting> = Vec::new();
+    let mut setting_of: HashMap<String, usize> = HashMap::new();
+    // Per game: White's and Black's setting, and whether Black moved first.
+    let mut sides: HashMap<u64, (usize, usize, bool)> = HashMap::new();
+    let ids = u64s(&games, column::GAME_ID)?;
+    let (white, black) = (strs(&games, column::WHITE)?, strs(&games, column::BLACK)?);
+    let white_engine = strs(&games, column::WHITE_ENGINE)?;
+    let black_engine = strs(&games, column::BLACK_ENGINE)?;
+    let start_fen = strs(&games, column::START_FEN)?;
+    for (i, &id) in ids.iter().enumerate() {
+        let mut setting = |engine: &str, army: &str| {
+            let index = *setting_of.entry(engine.to_owned()).or_insert_with(|| {
+                settings.push(Setting::default());
+                settings.len() - 1
+            });
+            settings[index].armies.insert(army.to_owned());
+            index
+        };
+        let w = setting(&white_engine[i], &white[i]);
+        let b = setting(&black_engine[i], &black[i]);
+        let black_first = start_fen[i].split_whitespace().nth(1) == Some("b");
+        sides.insert(id, (w, b, black_first));
+    }
+    let (plies, depths, nodes) = (
+        u64s(&searched, column::PLY)?,
+        u64s(&searched, column::DEPTH)?,
+        u64s(&searched, column::NODES)?,
+    );
+    for (i, id) in u64s(&searched, column::GAME_ID)?.into_iter().enumerate() {
+        // Moves chunks are listed only with their games, so every move has one.
+        let Some(&(w, b, black_first)) = sides.get(&id) else {
+            continue;
+        };
+        let white_moved = (plies[i] % 2 == 0) != black_first;
+        let setting = &mut settings[if white_moved { w } else { b }];
+        setting.depths.push(depths[i]);
+        setting.nodes += u128::from(nodes[i]);
+    }
+    let mut out: Vec<SearchDepth> = settings
+        .into_iter()
+        .filter(|s| !s.depths.is_empty())
+        .map(|mut s| {
+            s.depths.sort_unstable();
+            let n = s.depths.len();
+            let median = (s.depths[(n - 1) / 2] + s.depths[n / 2]) as f64 / 2.0;
+            let mean = s.depths.iter().sum::<u64>() as f64 / n as f64;
+            SearchDepth {
+                armies: s.armies.into_iter().collect(),
+                median,
+                mean,
+                mean_nodes: s.nodes as f64 / n as f64,
+                moves: n as u64,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.armies.cmp(&b.armies));
+    Ok(out)
 }
 
 fn read_games_unchecked(dirs: &[PathBuf]) -> Result<GamesSummary, ReportError> {

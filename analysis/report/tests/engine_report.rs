@@ -4,6 +4,7 @@
 //! and the SPRT's outcome, not piece equivalence, pawns per piece or a
 //! strength-of-each-piece plot.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -36,12 +37,15 @@ a = "tuned"
 b = "initial"
 "#;
 
-#[test]
-fn an_engine_comparison_is_reported_in_elo_with_its_sprt() {
+/// `experiment` played in a fresh folder beside `files` (name, text): the
+/// folder and the log's directory in it.
+fn played(experiment: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
     let work = tempfile::tempdir().unwrap();
-    std::fs::write(work.path().join("tuned.toml"), "tempo = 40\n").unwrap();
-    let path = work.path().join("eval-match.toml");
-    std::fs::write(&path, EXPERIMENT).unwrap();
+    for (name, text) in files {
+        std::fs::write(work.path().join(name), text).unwrap();
+    }
+    let path = work.path().join("experiment.toml");
+    std::fs::write(&path, experiment).unwrap();
     let exp = Experiment::load(&path).unwrap();
     let log = work.path().join("log");
     let options = RunOptions {
@@ -51,7 +55,12 @@ fn an_engine_comparison_is_reported_in_elo_with_its_sprt() {
         quiet: true,
     };
     run(&exp, &options, &Arc::new(AtomicBool::new(false))).unwrap();
+    (work, log)
+}
 
+#[test]
+fn an_engine_comparison_is_reported_in_elo_with_its_sprt() {
+    let (work, log) = played(EXPERIMENT, &[("tuned.toml", "tempo = 40\n")]);
     let report = build_report(std::slice::from_ref(&log), &ReportOptions::default()).unwrap();
     assert_eq!(report.matchups[0].compared, Compared::Engines);
     assert!(report.groups.is_empty(), "engines are not rated as pieces");
@@ -134,4 +143,68 @@ fn an_engine_comparison_is_reported_in_elo_with_its_sprt() {
         matchups_csv.lines().nth(1).unwrap().ends_with(",engines"),
         "{matchups_csv}"
     );
+}
+
+const NODE_MATCH: &str = r#"
+name = "node-match"
+variant = "chess"
+seed = 5
+[engine]
+hash_mb = 2
+[openings]
+random_plies = 4
+[adjudication]
+max_plies = 40
+[stop]
+pairs = 3
+[armies.wide]
+engine = { nodes = 600 }
+[armies.narrow]
+engine = { nodes = 150 }
+[[matchups]]
+a = "wide"
+b = "narrow"
+"#;
+
+#[test]
+fn search_depth_and_nodes_are_told_per_engine_setting() {
+    let (work, log) = played(NODE_MATCH, &[]);
+    let report = build_report(std::slice::from_ref(&log), &ReportOptions::default()).unwrap();
+    let depths = &report.balance.search_depth;
+    let armies: Vec<&[String]> = depths.iter().map(|d| d.armies.as_slice()).collect();
+    assert_eq!(
+        armies,
+        [
+            ["narrow".to_owned()].as_slice(),
+            ["wide".to_owned()].as_slice()
+        ]
+    );
+    let (narrow, wide) = (&depths[0], &depths[1]);
+    // Node limits are exact, so a move credited to the wrong side shows.
+    assert!(
+        narrow.mean_nodes <= 150.0 && wide.mean_nodes > 150.0 && wide.mean_nodes <= 600.0,
+        "narrow {} nodes, wide {}",
+        narrow.mean_nodes,
+        wide.mean_nodes
+    );
+    assert!(
+        wide.mean >= narrow.mean,
+        "wide {} narrow {}",
+        wide.mean,
+        narrow.mean
+    );
+    // Every searched move is counted once: 40 plies less the 4 of the
+    // opening per game at most, and both sides moved.
+    assert!(narrow.moves > 0 && narrow.moves + wide.moves <= 6 * 36);
+
+    let out = work.path().join("report");
+    write_report(&report, &out).unwrap();
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for army in ["narrow", "wide"] {
+        let row = markdown
+            .lines()
+            .find(|line| line.starts_with(&format!("| Search depth, {army} |")))
+            .unwrap_or_else(|| panic!("no search depth row for {army}"));
+        assert!(row.contains("nodes a move"), "{row}");
+    }
 }

@@ -368,11 +368,13 @@ fn example_report() -> Report {
             length: LengthStats { mean: 148.6, median: 146.0, p10: 92.0, p90: 206.0, histogram },
             branching_factor: Some(41.7),
             branching_sample: 2000,
-            search_depth: Some(SearchDepth {
+            search_depth: vec![SearchDepth {
+                armies: vec!["bishops".into(), "knights".into()],
                 median: 6.0,
                 mean: 5.8,
+                mean_nodes: 19_987.4,
                 moves: 12_345,
-            }),
+            }],
         },
         pocket_use: [
             ("P", "pawn", 4100, 0, 0, 0, 3900),
@@ -532,7 +534,7 @@ fn empty_report() -> Report {
             },
             branching_factor: None,
             branching_sample: 0,
-            search_depth: None,
+            search_depth: Vec::new(),
         },
         pocket_use: Vec::new(),
         colour_values: None,

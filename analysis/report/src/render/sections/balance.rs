@@ -63,16 +63,28 @@ pub(super) fn write(doc: &mut Doc, report: &Report) {
         _ => "not measured".to_owned(),
     };
     table.push(vec!["Branching factor".into(), branching]);
-    let depth = match &b.search_depth {
-        Some(d) => format!(
-            "median {} plies, mean {} (the depth each search completed, over {} searched moves)",
-            fixed(d.median, 0),
-            fixed(d.mean, 1),
-            count(d.moves)
-        ),
-        None => "not logged".to_owned(),
-    };
-    table.push(vec!["Search depth".into(), depth]);
+    if b.search_depth.is_empty() {
+        table.push(vec!["Search depth".into(), "not logged".into()]);
+    }
+    // One row per engine setting, named by its armies when there are several.
+    let several = b.search_depth.len() > 1;
+    for d in &b.search_depth {
+        let label = if several {
+            format!("Search depth, {}", d.armies.join(" / "))
+        } else {
+            "Search depth".to_owned()
+        };
+        table.push(vec![
+            label,
+            format!(
+                "median {} plies, mean {}; {} nodes a move on average (the depth each search completed, over {} searched moves)",
+                fixed(d.median, if d.median.fract() == 0.0 { 0 } else { 1 }),
+                fixed(d.mean, 1),
+                count(d.mean_nodes.round() as u64),
+                count(d.moves)
+            ),
+        ]);
+    }
     doc.table(table);
 
     doc.heading(4, "How games ended");
