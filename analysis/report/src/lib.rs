@@ -19,6 +19,7 @@ pub mod games;
 mod groups;
 mod matchups;
 pub mod model;
+pub mod paired;
 pub mod proposal;
 pub mod published_values;
 pub(crate) mod read;

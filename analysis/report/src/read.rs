@@ -203,6 +203,55 @@ fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>, ReportError> {
         .collect())
 }
 
+/// One game of an army in a log: its matchup, its pair, its opening (the
+/// start position and the random opening moves played from it) and the
+/// army's score.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ArmyGame {
+    pub matchup: u64,
+    pub pair: u64,
+    pub opening: String,
+    pub score: f64,
+}
+
+/// Every game of the army named `army` in the log `dir`, with White or
+/// with Black.
+pub(super) fn army_games(dir: &Path, army: &str) -> Result<Vec<ArmyGame>, ReportError> {
+    let df = scan(&[dir.to_path_buf()], log::Table::Games)?
+        .filter(
+            col(column::WHITE)
+                .eq(lit(army))
+                .or(col(column::BLACK).eq(lit(army))),
+        )
+        .select([
+            col(column::MATCHUP_INDEX),
+            col(column::PAIR_INDEX),
+            col(column::START_FEN),
+            col(column::OPENING),
+            col(column::WHITE),
+            col(column::WHITE_SCORE),
+        ])
+        .collect()?;
+    let openings = strs(&df, column::START_FEN)?
+        .into_iter()
+        .zip(strs(&df, column::OPENING)?)
+        .map(|(start, moves)| format!("{start} moves {moves}"));
+    let white = strs(&df, column::WHITE)?;
+    let white_score = f64s(&df, column::WHITE_SCORE)?;
+    Ok(u64s(&df, column::MATCHUP_INDEX)?
+        .into_iter()
+        .zip(u64s(&df, column::PAIR_INDEX)?)
+        .zip(openings)
+        .zip(white.iter().zip(white_score))
+        .map(|(((matchup, pair), opening), (white, score))| ArmyGame {
+            matchup,
+            pair,
+            opening,
+            score: if white == army { score } else { 1.0 - score },
+        })
+        .collect())
+}
+
 /// How deep and how wide each engine setting searched: per setting (the
 /// `white_engine` or `black_engine` text of the side that moved) the
 /// median and mean depth and the mean nodes over every logged move it

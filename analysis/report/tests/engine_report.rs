@@ -4,14 +4,13 @@
 //! and the SPRT's outcome, not piece equivalence, pawns per piece or a
 //! strength-of-each-piece plot.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+mod common;
 
 use pocketlab_report::build::{ReportOptions, build_report};
 use pocketlab_report::model::{Compared, EngineVerdictKind};
 use pocketlab_report::render::write_report;
-use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
+
+use common::played;
 
 const EXPERIMENT: &str = r#"
 name = "eval-match"
@@ -36,27 +35,6 @@ engine = { eval = "tuned.toml" }
 a = "tuned"
 b = "initial"
 "#;
-
-/// `experiment` played in a fresh folder beside `files` (name, text): the
-/// folder and the log's directory in it.
-fn played(experiment: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
-    let work = tempfile::tempdir().unwrap();
-    for (name, text) in files {
-        std::fs::write(work.path().join(name), text).unwrap();
-    }
-    let path = work.path().join("experiment.toml");
-    std::fs::write(&path, experiment).unwrap();
-    let exp = Experiment::load(&path).unwrap();
-    let log = work.path().join("log");
-    let options = RunOptions {
-        out_dir: log.clone(),
-        threads: 2,
-        shard: Shard::WHOLE,
-        quiet: true,
-    };
-    run(&exp, &options, &Arc::new(AtomicBool::new(false))).unwrap();
-    (work, log)
-}
 
 #[test]
 fn an_engine_comparison_is_reported_in_elo_with_its_sprt() {

@@ -44,6 +44,9 @@
 //!   interval for the correlated unit, a sequential plan of which matchups
 //!   to play next, and the class tables the values support with their
 //!   bootstrap stability.
+//! * **Two players against one opponent** ([`paired`]): matches from the
+//!   same openings paired by opening, so that the openings' share of each
+//!   match's spread cancels in the difference.
 //! * **Stopping engine tests** ([`sprt`]): the generalized SPRT on
 //!   pentanomial pair counts (or trinomial game counts), as the self-play
 //!   runner applies it after every pair.
@@ -61,6 +64,7 @@ pub mod error_rate;
 pub mod estimate;
 pub(crate) mod linalg;
 pub mod logistic;
+pub mod paired;
 pub mod pawns;
 pub mod pentanomial;
 pub mod sequential;

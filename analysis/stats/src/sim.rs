@@ -136,7 +136,14 @@ impl PairModel {
     /// One pair: the tested side's half points over its game with White
     /// and its game with Black (0..=4).
     pub fn pair(&self, rng: &mut impl Rng) -> u8 {
-        let opening = if rng.random::<bool>() {
+        let favours_white = rng.random::<bool>();
+        self.pair_from(favours_white, rng)
+    }
+
+    /// One pair from an opening that favours White (`favours_white`) or
+    /// Black: two players' pairs from one opening share it.
+    pub fn pair_from(&self, favours_white: bool, rng: &mut impl Rng) -> u8 {
+        let opening = if favours_white {
             self.opening_spread
         } else {
             -self.opening_spread

@@ -4,6 +4,7 @@ mod bench;
 mod check;
 mod compare;
 mod init;
+mod paired;
 mod perft;
 mod pgn;
 mod report;
@@ -42,6 +43,9 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Two studies of the same pairs side by side: has a difference moved?
     Compare(compare::CompareArgs),
+    /// Two players' runs against one opponent from the same openings,
+    /// compared opening by opening: which is stronger, and by how much?
+    Paired(paired::PairedArgs),
     /// Verify a log directory: say what is wrong and how to recover.
     Check(check::CheckArgs),
     /// Learn piece values from self-play and report them.
@@ -74,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Report(args)) => report::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Paired(args)) => paired::run(&args),
         Some(Command::Train(args)) => train::run_training(&args),
         Some(Command::TrainNetwork(args)) => train_network::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
