@@ -11,7 +11,7 @@
 //! material left (pockets included).
 
 use super::network::{Accumulator, NetworkInputs};
-use super::params::{EvalParams, Phased};
+use super::params::{EvalParams, PawnlessDraw, Phased};
 use crate::movement::SliderLines;
 use crate::position::Position;
 use crate::types::{Bitboard, ByColor, Color, MAX_PIECE_TYPES, PieceType, Square};
@@ -519,7 +519,45 @@ impl Evaluator {
                 None => net.evaluate(inputs, pos),
             });
         }
+        if let Some(rule) = &self.params.pawnless_draw {
+            score = self.pawnless_scaled(pos, score, rule);
+        }
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
+    }
+
+    /// `score` (for the side to move) under [`PawnlessDraw`]: scaled when
+    /// the side it favours has no pawn-like piece and too small a lead in
+    /// the others to win.
+    fn pawnless_scaled(&self, pos: &Position<'_>, score: i64, rule: &PawnlessDraw) -> i64 {
+        let us = pos.side_to_move();
+        let ahead = if score >= 0 { us } else { !us };
+        let has = |color: Color, kind: PieceType| {
+            pos.pieces(color, kind).any() || pos.pocket_count(color, kind) > 0
+        };
+        if self.pawn_types.iter().any(|&kind| has(ahead, kind)) {
+            return score;
+        }
+        let material = |color: Color| -> i64 {
+            self.piece_types
+                .iter()
+                .filter(|&&kind| kind != self.royal && !self.pawn_types.contains(&kind))
+                .map(|&kind| {
+                    let count =
+                        pos.pieces(color, kind).count() + u32::from(pos.pocket_count(color, kind));
+                    i64::from(count) * i64::from(self.values[kind.index()].max(0))
+                })
+                .sum()
+        };
+        let (ours, theirs) = (material(ahead), material(!ahead));
+        if ours - theirs > i64::from(rule.lead) {
+            return score;
+        }
+        let scale = if ours < i64::from(rule.mating) {
+            0
+        } else {
+            i64::from(rule.scale)
+        };
+        score * scale / 64
     }
 
     /// One side's pieces, board and pocket: material, piece-square terms,
@@ -1448,6 +1486,55 @@ mod tests {
                 }
             }
             assert!(positions > 500, "{name}: {positions}");
+        }
+    }
+
+    /// A lead without pawns that cannot win is scaled toward a draw; leads
+    /// that win, and a side with a pawn, are left alone; both colours and
+    /// both sides to move alike.
+    #[test]
+    fn pawnless_leads_that_cannot_win_are_scaled_toward_a_draw() {
+        let chess = builtin::load("chess").unwrap();
+        let mut ruled = EvalParams::default();
+        ruled.pawnless_draw = Some(PawnlessDraw {
+            lead: 350,
+            mating: 500,
+            scale: 8,
+        });
+        let plain = Evaluator::new(&chess, &EvalParams::default());
+        let ruled = Evaluator::new(&chess, &ruled);
+        let eval = |e: &Evaluator, fen: &str| e.evaluate(&Position::from_fen(&chess, fen).unwrap());
+        // A lone minor piece cannot mate: a draw.
+        for fen in [
+            "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
+            "8/8/3bk3/8/8/4K3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/2N1K3/8/8 b - - 0 1",
+            "8/8/4k3/4p3/8/3BK3/8/8 w - - 0 1",
+        ] {
+            assert!(
+                eval(&plain, fen).abs() > 100,
+                "{fen}: {}",
+                eval(&plain, fen)
+            );
+            assert_eq!(eval(&ruled, fen), 0, "{fen}");
+        }
+        // A rook against a bishop: 8 64ths of the score, for either side.
+        for fen in [
+            "8/8/3bk3/8/8/4K3/8/R7 w - - 0 1",
+            "8/8/3bk3/8/8/4K3/8/R7 b - - 0 1",
+        ] {
+            let score = eval(&plain, fen);
+            assert!(score.abs() > 100, "{fen}: {score}");
+            assert_eq!(eval(&ruled, fen), score * 8 / 64, "{fen}");
+        }
+        // A rook, or bishop and knight, win; a pawn can queen.
+        for fen in [
+            "8/8/4k3/8/8/4K3/8/R7 w - - 0 1",
+            "8/8/4k3/8/8/3BK3/8/N7 b - - 0 1",
+            "8/8/4k3/8/8/3BK3/4P3/8 w - - 0 1",
+        ] {
+            assert_eq!(eval(&ruled, fen), eval(&plain, fen), "{fen}");
         }
     }
 

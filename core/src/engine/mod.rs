@@ -37,7 +37,8 @@ pub use network::{
     Network, NetworkInputs, OUTPUT_UNIT, Views,
 };
 pub use params::{
-    EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, Phased, SquareTable,
+    EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, PawnlessDraw, Phased,
+    SquareTable,
 };
 pub use quiet::is_quiet;
 pub use rules::{MoveOf, MoveTraits, SearchRules, StandardRules};

@@ -127,6 +127,11 @@ pub struct EvalParams {
     /// Endgame scaling by the stronger side's pawn-like pieces.
     #[serde(skip_serializing_if = "EndgameScale::is_off")]
     pub endgame_scale: EndgameScale,
+    /// Endgames a material lead does not win without pawns: the whole
+    /// score (the network's correction included) scaled toward a draw.
+    /// None by default (and then left out of the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pawnless_draw: Option<PawnlessDraw>,
     /// Mobility weights by upper-case piece letter, in place of `mobility`
     /// for that piece.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -221,6 +226,44 @@ pub struct EndgameScale {
     pub per_pawn: i32,
 }
 
+/// [`EvalParams::pawnless_draw`]: the side the score favours has no
+/// pawn-like piece, on the board or in its pocket, and leads in the other
+/// pieces (royal ones aside; board and pocket, by piece value) by at most
+/// `lead` centipawns, as a bishop against nothing or a rook against a
+/// bishop. The score is then scaled to `scale` 64ths, and to 0 when that
+/// side's pieces are worth less than `mating` centipawns in all (a lone
+/// minor piece cannot mate). The search sees such endings as the draws
+/// they mostly are, and keeps the pawns it needs to win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PawnlessDraw {
+    /// The largest lead, in centipawns, that is scaled.
+    pub lead: i32,
+    /// Below this much material, in centipawns, the side cannot win: 0.
+    pub mating: i32,
+    /// The scale otherwise, in 64ths (0 to 64).
+    pub scale: i32,
+}
+
+impl PawnlessDraw {
+    fn validate(&self) -> Result<(), String> {
+        for (key, value, range) in [
+            ("lead", self.lead, 0..=MAX_PIECE_VALUE),
+            ("mating", self.mating, 0..=MAX_PIECE_VALUE),
+            ("scale", self.scale, 0..=64),
+        ] {
+            if !range.contains(&value) {
+                return Err(format!(
+                    "pawnless_draw.{key}: {value} is outside {} to {}",
+                    range.start(),
+                    range.end()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for EndgameScale {
     fn default() -> EndgameScale {
         EndgameScale {
@@ -303,6 +346,7 @@ impl Default for EvalParams {
             outpost: p(0, 0),
             king_open_file: p(0, 0),
             endgame_scale: EndgameScale::default(),
+            pawnless_draw: None,
             mobility_by_piece: BTreeMap::new(),
             piece_squares: BTreeMap::new(),
             network: None,
@@ -480,6 +524,9 @@ impl EvalParams {
         if let Some(network) = &self.network {
             network.validate()?;
         }
+        if let Some(pawnless) = &self.pawnless_draw {
+            pawnless.validate()?;
+        }
         if !(0..=400).contains(&self.pocket_value_percent) {
             return Err("pocket_value_percent must be between 0 and 400".into());
         }
@@ -612,6 +659,29 @@ mod tests {
             EvalParams::from_toml("p.toml", "tempo = 3").unwrap().tempo,
             3
         );
+    }
+
+    #[test]
+    fn the_pawnless_draw_rule_round_trips_and_is_checked() {
+        assert!(!EvalParams::default().to_toml().contains("pawnless_draw"));
+        let mut p = EvalParams::default();
+        p.pawnless_draw = Some(PawnlessDraw {
+            lead: 350,
+            mating: 500,
+            scale: 8,
+        });
+        let text = p.to_toml();
+        assert!(text.contains("[pawnless_draw]"), "{text}");
+        assert_eq!(EvalParams::from_toml("p.toml", &text).unwrap(), p);
+        let bad = text.replace("scale = 8", "scale = 65");
+        let err = EvalParams::from_toml("p.toml", &bad).unwrap_err();
+        assert!(
+            err.reason.contains("pawnless_draw.scale: 65"),
+            "{}",
+            err.reason
+        );
+        let unknown = text.replace("scale = 8", "scale = 8\nmargin = 3");
+        assert!(EvalParams::from_toml("p.toml", &unknown).is_err());
     }
 
     #[test]
