@@ -1495,12 +1495,14 @@ mod tests {
     #[test]
     fn pawnless_leads_that_cannot_win_are_scaled_toward_a_draw() {
         let chess = builtin::load("chess").unwrap();
-        let mut ruled = EvalParams::default();
-        ruled.pawnless_draw = Some(PawnlessDraw {
-            lead: 350,
-            mating: 500,
-            scale: 8,
-        });
+        let ruled = EvalParams {
+            pawnless_draw: Some(PawnlessDraw {
+                lead: 350,
+                mating: 500,
+                scale: 8,
+            }),
+            ..EvalParams::default()
+        };
         let plain = Evaluator::new(&chess, &EvalParams::default());
         let ruled = Evaluator::new(&chess, &ruled);
         let eval = |e: &Evaluator, fen: &str| e.evaluate(&Position::from_fen(&chess, fen).unwrap());

@@ -664,12 +664,14 @@ mod tests {
     #[test]
     fn the_pawnless_draw_rule_round_trips_and_is_checked() {
         assert!(!EvalParams::default().to_toml().contains("pawnless_draw"));
-        let mut p = EvalParams::default();
-        p.pawnless_draw = Some(PawnlessDraw {
-            lead: 350,
-            mating: 500,
-            scale: 8,
-        });
+        let p = EvalParams {
+            pawnless_draw: Some(PawnlessDraw {
+                lead: 350,
+                mating: 500,
+                scale: 8,
+            }),
+            ..EvalParams::default()
+        };
         let text = p.to_toml();
         assert!(text.contains("[pawnless_draw]"), "{text}");
         assert_eq!(EvalParams::from_toml("p.toml", &text).unwrap(), p);
