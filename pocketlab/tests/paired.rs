@@ -2,20 +2,11 @@
 //! same openings compared opening by opening; runs that cannot be paired
 //! are refused with the reason and a non-zero exit.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn pocketlab(args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned()
-            + &String::from_utf8_lossy(&output.stdout),
-    )
-}
+use std::path::Path;
+
+use common::pocketlab;
 
 /// Plays a player with evaluation `player` (a file's text) against the
 /// built-in weights, 4 pairs on `seed`, into `dir/log`.

@@ -4,10 +4,13 @@
 //! finished study that a second run leaves alone, `pocketlab stages` on its log, and the report's value-scale
 //! tables and proposed variant file.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 use pocketlab_selfplay::log::{GameRecord, read_games};
+
+use common::pocketlab;
 
 const VARIANT: &str = r#"
 name = "tiny-classes"
@@ -38,18 +41,6 @@ chunk_games = 4
 [[generators]]
 kind = "value-scale"
 "#;
-
-fn pocketlab(args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned()
-            + &String::from_utf8_lossy(&output.stdout),
-    )
-}
 
 fn run(experiment: &Path, out: &Path, threads: &str) -> (bool, String) {
     pocketlab(&[

@@ -8,6 +8,8 @@ use clap::Args;
 
 use pocketlab_report::paired::{LogPairs, MatchedPairs};
 use pocketlab_stats::estimate::{ConfidenceLevel, Interval};
+use pocketlab_stats::paired::paired_difference;
+use pocketlab_stats::pentanomial::Pentanomial;
 
 #[derive(Debug, Args)]
 pub struct PairedArgs {
@@ -39,13 +41,10 @@ pub fn run(args: &PairedArgs) -> anyhow::Result<()> {
     }
     let level = ConfidenceLevel::NINETY_FIVE;
     let army = args.army.as_deref();
-    let mut all = MatchedPairs {
-        pairs: Vec::new(),
-        first_only: 0,
-        second_only: 0,
-    };
-    let mut first_all = Vec::new();
-    let mut second_all = Vec::new();
+    // Pooled over every run: the pairs both players finished, and the
+    // armies compared (the first run's: each later run names its own).
+    let mut pooled: Vec<(u8, u8)> = Vec::new();
+    let mut armies: Option<[String; 2]> = None;
     for (first, second) in args.first.iter().zip(&args.second) {
         let (a, b) = (LogPairs::read(first, army)?, LogPairs::read(second, army)?);
         let matched = MatchedPairs::of(&a, &b)?;
@@ -59,7 +58,7 @@ pub fn run(args: &PairedArgs) -> anyhow::Result<()> {
             None => "no pair played in both".to_owned(),
         };
         println!("{} - {}: {line}", first.display(), second.display());
-        for (log, pairs) in [(&a, &mut first_all), (&b, &mut second_all)] {
+        for log in [&a, &b] {
             if log.unfinished > 0 {
                 println!(
                     "  {}: {} unfinished pairs left out",
@@ -67,7 +66,6 @@ pub fn run(args: &PairedArgs) -> anyhow::Result<()> {
                     log.unfinished
                 );
             }
-            pairs.push(log.clone());
         }
         if matched.first_only + matched.second_only > 0 {
             println!(
@@ -75,22 +73,16 @@ pub fn run(args: &PairedArgs) -> anyhow::Result<()> {
                 matched.first_only, matched.second_only
             );
         }
-        all.pairs.extend(matched.pairs);
-        all.first_only += matched.first_only;
-        all.second_only += matched.second_only;
+        armies.get_or_insert_with(|| [a.army.clone(), b.army.clone()]);
+        pooled.extend(matched.pairs);
     }
-    let Some(d) = all.difference(level) else {
+    let (Ok(d), Some(armies)) = (paired_difference(&pooled, level), armies) else {
         anyhow::bail!("the two players' logs share no finished pair: nothing to compare");
     };
     // Each player over the pairs both played, against the opponent.
-    for (name, side) in [("first", 0), ("second", 1)] {
-        let half_points = all.pairs.iter().map(|p| if side == 0 { p.0 } else { p.1 });
-        let summary = pocketlab_stats::pentanomial::Pentanomial::from_half_points(half_points)?
-            .summary(level)?;
-        let army = match side {
-            0 => &first_all[0].army,
-            _ => &second_all[0].army,
-        };
+    for (side, (name, army)) in ["first", "second"].iter().zip(&armies).enumerate() {
+        let half_points = pooled.iter().map(|p| if side == 0 { p.0 } else { p.1 });
+        let summary = Pentanomial::from_half_points(half_points)?.summary(level)?;
         println!(
             "{name} ({army}) against its opponent: {:+.0} ({}) over {} pairs",
             summary.elo,
