@@ -520,35 +520,34 @@ impl Evaluator {
             });
         }
         if let Some(rule) = &self.params.pawnless_draw {
-            score = self.pawnless_scaled(pos, score, rule);
+            score = self.pawnless_scaled(pos, &scans, score, rule);
         }
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
 
-    /// `score` (for the side to move) under [`PawnlessDraw`]: scaled when
-    /// the side it favours has no pawn-like piece and too small a lead in
-    /// the others to win.
-    fn pawnless_scaled(&self, pos: &Position<'_>, score: i64, rule: &PawnlessDraw) -> i64 {
+    /// `score` (for the side to move of `pos`) under [`PawnlessDraw`],
+    /// from the sides' `scans`: scaled when the side it favours has no
+    /// pawn-like piece and too small a lead in the others to win.
+    fn pawnless_scaled(
+        &self,
+        pos: &Position<'_>,
+        scans: &ByColor<SideScan>,
+        score: i64,
+        rule: &PawnlessDraw,
+    ) -> i64 {
         let us = pos.side_to_move();
         let ahead = if score >= 0 { us } else { !us };
-        let has = |color: Color, kind: PieceType| {
-            pos.pieces(color, kind).any() || pos.pocket_count(color, kind) > 0
-        };
-        if self.pawn_types.iter().any(|&kind| has(ahead, kind)) {
+        let present = scans[ahead].present_types;
+        if self
+            .pawn_types
+            .iter()
+            .any(|&kind| present & (1 << kind.index()) != 0)
+        {
             return score;
         }
-        let material = |color: Color| -> i64 {
-            self.piece_types
-                .iter()
-                .filter(|&&kind| kind != self.royal && !self.pawn_types.contains(&kind))
-                .map(|&kind| {
-                    let count =
-                        pos.pieces(color, kind).count() + u32::from(pos.pocket_count(color, kind));
-                    i64::from(count) * i64::from(self.values[kind.index()].max(0))
-                })
-                .sum()
-        };
-        let (ours, theirs) = (material(ahead), material(!ahead));
+        // The scans' phase is exactly this: non-pawn, non-royal material,
+        // board and pocket, by piece value.
+        let (ours, theirs) = (scans[ahead].phase, scans[!ahead].phase);
         if ours - theirs > i64::from(rule.lead) {
             return score;
         }
