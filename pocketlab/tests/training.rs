@@ -438,12 +438,13 @@ fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
 
 /// `--warm-start` refines the `--params` file's network and says so in the
 /// written file's command; a file whose network has another shape, or
-/// none, is refused before any position is searched, naming the file.
+/// none, is refused before any position is searched, naming the file. A
+/// network of one king bucket starts a fit of four; four do not start two.
 #[test]
 fn a_warm_start_refines_the_params_network_and_refuses_another_shape() {
     let dir = tempfile::tempdir().unwrap();
     let log = tiny_chess_log(dir.path());
-    let tune = |params: &str, hidden: &str, labels: &str, out: &str| {
+    let tune_with = |params: &str, hidden: &str, labels: &str, out: &str, extra: &[&str]| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"));
         command.arg("tune").arg(&log);
         if !params.is_empty() {
@@ -458,8 +459,12 @@ fn a_warm_start_refines_the_params_network_and_refuses_another_shape() {
             .arg(dir.path().join(labels))
             .arg("--out")
             .arg(dir.path().join(out))
+            .args(extra)
             .output()
             .unwrap()
+    };
+    let tune = |params: &str, hidden: &str, labels: &str, out: &str| {
+        tune_with(params, hidden, labels, out, &[])
     };
     let cold = tune("", "2", "cold.parquet", "cold.toml");
     assert!(
@@ -476,6 +481,36 @@ fn a_warm_start_refines_the_params_network_and_refuses_another_shape() {
     let written = std::fs::read_to_string(dir.path().join("warm.toml")).unwrap();
     assert!(written.contains("--warm-start"), "{written}");
     assert!(load_eval(&dir.path().join("warm.toml")).network.is_some());
+
+    let four = ["--king-buckets", "4"];
+    let kings = tune_with("cold.toml", "2", "warm.parquet", "kings.toml", &four);
+    assert!(
+        kings.status.success(),
+        "{}",
+        String::from_utf8_lossy(&kings.stderr)
+    );
+    let written = std::fs::read_to_string(dir.path().join("kings.toml")).unwrap();
+    assert!(written.contains("--king-buckets 4"), "{written}");
+    assert_eq!(
+        load_eval(&dir.path().join("kings.toml"))
+            .network
+            .map(|n| n.king_buckets),
+        Some(4)
+    );
+    let two = ["--king-buckets", "2"];
+    let refused = tune_with("kings.toml", "2", "warm.parquet", "refused.toml", &two);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("king buckets 4, the fit asks for 2"),
+        "{stderr}"
+    );
+    let three = ["--king-buckets", "3"];
+    let refused = tune_with("cold.toml", "2", "warm.parquet", "refused.toml", &three);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("3 is not one of [1, 2, 4]"), "{stderr}");
+    assert!(!dir.path().join("refused.toml").exists());
 
     for (params, hidden, says) in [
         ("cold.toml", "3", "hidden units 2, the fit asks for 3"),

@@ -51,6 +51,9 @@ pub struct NetworkOptions {
     /// Output buckets: one output layer per share of the material left
     /// ([`NetworkInputs::bucket`]); 1 for one output layer.
     pub buckets: usize,
+    /// King buckets: one set of input weights per bucket of where the
+    /// reading side's royal piece stands ([`Network::king_buckets`]).
+    pub king_buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per gradient step.
@@ -91,13 +94,18 @@ pub struct NetworkOptions {
     /// so a fit to new positions refines what the start knows rather than
     /// learning it afresh. The first model is then the start's whole
     /// evaluation, so a fit that finds nothing better keeps it (epoch 0).
+    /// A start of one king bucket begins every king bucket with its input
+    /// weights: the same evaluation, which the fit then lets differ by
+    /// where the king stands.
     pub warm_start: bool,
 }
 
 impl NetworkOptions {
     /// With [`NetworkOptions::warm_start`]: that `start` holds a network
     /// for `variant`'s pieces of this fit's shape (hidden units, views,
-    /// activation, buckets). Checked before any position is labelled.
+    /// activation, buckets, king buckets; or one king bucket, which then
+    /// starts every bucket of the fit). Checked before any position is
+    /// labelled.
     pub fn check_warm_start(&self, start: &EvalParams, variant: &Variant) -> Result<(), String> {
         if !self.warm_start {
             return Ok(());
@@ -132,6 +140,13 @@ impl NetworkOptions {
         if net.buckets != self.buckets {
             return mismatch("buckets", net.buckets.to_string(), self.buckets.to_string());
         }
+        if net.king_buckets != self.king_buckets && net.king_buckets != 1 {
+            return mismatch(
+                "king buckets",
+                net.king_buckets.to_string(),
+                self.king_buckets.to_string(),
+            );
+        }
         Ok(())
     }
 
@@ -150,6 +165,7 @@ impl Default for NetworkOptions {
             views: Views::Mover,
             activation: Activation::Clipped,
             buckets: 1,
+            king_buckets: 1,
             epochs: 30,
             batch: 4096,
             rate: 1e-3,
@@ -226,6 +242,7 @@ impl Sample {
 struct Model {
     hidden: usize,
     views: usize,
+    king_buckets: usize,
     activation: Activation,
     input: Vec<f32>,
     bias: Vec<f32>,
@@ -255,6 +272,7 @@ impl Model {
         Model {
             hidden,
             views: options.views.count(),
+            king_buckets: options.king_buckets,
             activation: options.activation,
             input: (0..inputs * hidden)
                 .map(|_| rng.random_range(-0.05f32..0.05))
@@ -265,16 +283,24 @@ impl Model {
         }
     }
 
-    /// The float model of an integer network: the inverse of
-    /// [`Model::rounded`], exact for every integer weight a file holds.
-    fn from_network(net: &Network) -> Model {
+    /// The float model of an integer network with `king_buckets` king
+    /// buckets: the inverse of [`Model::rounded`], exact for every integer
+    /// weight a file holds. A network of one king bucket fills every
+    /// bucket with its input weights (the same evaluation).
+    fn from_network(net: &Network, king_buckets: usize) -> Model {
+        assert!(net.king_buckets == king_buckets || net.king_buckets == 1);
         let one = ACTIVATION_ONE as f32;
         let output_unit = 100.0 * OUTPUT_UNIT as f32;
+        let copies = king_buckets / net.king_buckets;
         Model {
             hidden: net.hidden,
             views: net.views.count(),
+            king_buckets,
             activation: net.activation,
-            input: net.input.iter().map(|&w| w as f32 / one).collect(),
+            input: std::iter::repeat_n(&net.input, copies)
+                .flatten()
+                .map(|&w| w as f32 / one)
+                .collect(),
             bias: net.bias.iter().map(|&w| w as f32 / one).collect(),
             output: net.output.iter().map(|&o| o as f32 / output_unit).collect(),
             output_bias: net.output_bias.iter().map(|&b| b as f32 / 100.0).collect(),
@@ -434,6 +460,7 @@ impl Model {
             },
             activation: self.activation,
             buckets: self.buckets(),
+            king_buckets: self.king_buckets,
             input: self.input.iter().map(input_weight).collect(),
             bias: self.bias.iter().map(input_weight).collect(),
             output: self
@@ -584,6 +611,8 @@ pub struct NetworkLabels {
     views: Views,
     /// The output buckets the samples are sorted into.
     buckets: usize,
+    /// The king buckets of the samples' inputs.
+    king_buckets: usize,
     train: Vec<Sample>,
     held_out: Vec<Sample>,
     /// Derived positions in the training set (not counting mirror images).
@@ -636,7 +665,7 @@ pub fn label_positions<'v>(
     let k = fit_scale(&data.train, variant, &start_terms);
     let start_eval = Evaluator::new(variant, &start_terms);
     let base = Evaluator::new(variant, &options.base_params(start));
-    let inputs = NetworkInputs::new(variant, &piece_letters(variant));
+    let inputs = NetworkInputs::new(variant, &piece_letters(variant), options.king_buckets);
     let with_derived = |logged: &[Labelled<'v>], salt: u64| {
         let mut set = logged.to_vec();
         if options.search_nodes.is_some() && options.derived > 0 {
@@ -742,6 +771,7 @@ pub fn label_positions<'v>(
         k,
         views: options.views,
         buckets: options.buckets,
+        king_buckets: options.king_buckets,
         train,
         held_out,
         train_derived,
@@ -884,23 +914,29 @@ pub fn fit_network(
         k,
         views,
         buckets,
+        king_buckets,
         ref train,
         ref held_out,
         ..
     } = *labels;
     assert_eq!(views, options.views, "labels made for other views");
     assert_eq!(buckets, options.buckets, "labels made for other buckets");
+    assert_eq!(
+        king_buckets, options.king_buckets,
+        "labels made for other king buckets"
+    );
     let pieces = piece_letters(variant);
     let scale = (k * std::f64::consts::LN_10 / 400.0) as f32;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     // Drawn even when warm: the positions' order is then a cold fit's.
-    let mut model = Model::new(Network::inputs_for(pieces.len()), options, &mut rng);
+    let inputs = Network::inputs_for(pieces.len(), options.king_buckets);
+    let mut model = Model::new(inputs, options, &mut rng);
     if options.warm_start {
         options
             .check_warm_start(start, variant)
             .unwrap_or_else(|reason| panic!("warm start: {reason}"));
         let net = start.network.as_ref().expect("checked above");
-        model = Model::from_network(net);
+        model = Model::from_network(net, options.king_buckets);
     }
     let n = model.parameter_count();
     let mut adam = Adam {
@@ -1012,20 +1048,26 @@ mod tests {
         let start = EvalParams::default();
         let eval = Evaluator::new(&v, &start);
         let (data, fens) = planted_knight(&v);
-        let shapes = NETWORK_SHAPES.iter().map(|&(v, a)| (v, a, 1));
-        for (views, activation, buckets) in shapes.chain([(Views::Both, Activation::Squared, 4)]) {
+        let shapes = NETWORK_SHAPES.iter().map(|&(v, a)| (v, a, 1, 1));
+        for (views, activation, buckets, king_buckets) in shapes.chain([
+            (Views::Both, Activation::Squared, 4, 1),
+            (Views::Both, Activation::Squared, 1, 4),
+        ]) {
             let options = NetworkOptions {
                 hidden: 4,
                 views,
                 activation,
                 buckets,
+                king_buckets,
                 epochs: 3000,
                 batch: 8,
                 rate: 3e-3,
                 ..NetworkOptions::default()
             };
             let outcome = tune_network(&data, &v, &start, &options, |_| {}).fit;
-            let shape = format!("{views:?} {activation:?} {buckets} bucket(s)");
+            let shape = format!(
+                "{views:?} {activation:?} {buckets} bucket(s) {king_buckets} king bucket(s)"
+            );
             assert!(
                 outcome.held_out_error_after < outcome.held_out_error_before / 4.0,
                 "{shape}: {} -> {}",
@@ -1034,8 +1076,8 @@ mod tests {
             );
             let net = outcome.params.network.as_ref().unwrap();
             assert_eq!(
-                (net.views, net.activation, net.buckets),
-                (views, activation, buckets)
+                (net.views, net.activation, net.buckets, net.king_buckets),
+                (views, activation, buckets, king_buckets)
             );
             let tuned = Evaluator::new(&v, &outcome.params);
             let pos = Position::from_fen(&v, fens[0]).unwrap();
@@ -1102,31 +1144,40 @@ mod tests {
 
     /// The gradient [`Model::accumulate`] sums is the slope of the squared
     /// error, parameter by parameter (by central differences), for every
-    /// shape of network.
+    /// shape of network (king buckets with both kings off bucket 0).
     #[test]
     fn the_gradient_is_the_slope_of_the_error() {
         let v = builtin::load("chess").unwrap();
         let eval = Evaluator::new(&v, &EvalParams::default());
-        let inputs = NetworkInputs::new(&v, &piece_letters(&v));
-        let pos = Position::from_fen(
-            &v,
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
-        )
-        .unwrap();
-        let set = [Labelled { pos, result: 0.8 }];
-        let shapes = NETWORK_SHAPES.iter().map(|&(v, a)| (v, a, 1));
-        for (views, activation, buckets) in shapes.chain([(Views::Both, Activation::Squared, 3)]) {
+        let opening = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4";
+        let walked = "r1bq1rk1/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPPKPPP/RNBQ3R b - - 4 4";
+        let shapes = NETWORK_SHAPES.iter().map(|&(v, a)| (v, a, 1, 1, opening));
+        for (views, activation, buckets, king_buckets, fen) in shapes.chain([
+            (Views::Both, Activation::Squared, 3, 1, opening),
+            (Views::Both, Activation::Squared, 2, 4, walked),
+        ]) {
             let options = NetworkOptions {
                 hidden: 3,
                 views,
                 activation,
                 buckets,
+                king_buckets,
                 ..NetworkOptions::default()
             };
+            let inputs = NetworkInputs::new(&v, &piece_letters(&v), king_buckets);
+            let pos = Position::from_fen(&v, fen).unwrap();
+            let set = [Labelled { pos, result: 0.8 }];
             let label = |_: usize, l: &Labelled<'_>| l.result;
             let sample = &samples(&set, &eval, &inputs, &label, false, views, buckets)[0];
+            let bucket_inputs = Network::inputs_for(6, 1) as u32;
+            if king_buckets > 1 {
+                // Black to move, its king on g8: bucket 1; White's on e2: 2.
+                assert!(sample.inputs.iter().all(|&(i, _)| i / bucket_inputs == 1));
+                assert!(sample.other.iter().all(|&(i, _)| i / bucket_inputs == 2));
+            }
             let mut rng = ChaCha8Rng::seed_from_u64(3);
-            let mut model = Model::new(Network::inputs_for(6), &options, &mut rng);
+            let inputs = Network::inputs_for(6, king_buckets);
+            let mut model = Model::new(inputs, &options, &mut rng);
             // Spread the units over their range, and give every output a say.
             model.input.iter_mut().for_each(|w| *w *= 4.0);
             model.bias = vec![0.3, 0.5, 0.7];
@@ -1173,8 +1224,8 @@ mod tests {
                 // resolution, and small enough to cross no clipping point.
                 assert!(
                     (slope - found).abs() <= 1e-2 * slope.abs().max(1e-3),
-                    "{views:?} {activation:?} {buckets}: parameter {index}: slope {slope}, \
-                     gradient {found}"
+                    "{views:?} {activation:?} {buckets} {king_buckets}: parameter {index}: \
+                     slope {slope}, gradient {found}"
                 );
                 checked += 1;
             }
@@ -1238,7 +1289,8 @@ mod tests {
         let trained = fitted.fit.params;
         let net = trained.network.as_ref().unwrap();
         // The float model of a file's network rounds back to it exactly.
-        assert_eq!(&Model::from_network(net).rounded(&piece_letters(&v)), net);
+        let letters = piece_letters(&v);
+        assert_eq!(&Model::from_network(net, 1).rounded(&letters), net);
 
         let warm = NetworkOptions {
             warm_start: true,
@@ -1265,6 +1317,29 @@ mod tests {
         // A step too small to change the rounded weights: the start is kept.
         assert_eq!(refined.fit.params.network.as_ref(), Some(net));
         assert_eq!(refined.fit.params.weights(), trained.weights());
+
+        // Into king buckets: every bucket starts as the one-bucket network,
+        // so the first evaluation is the start's, position for position.
+        let bucketed = NetworkOptions {
+            king_buckets: 4,
+            ..warm
+        };
+        assert_eq!(bucketed.check_warm_start(&trained, &v), Ok(()));
+        let mut bucketed_first = Vec::new();
+        let spread = tune_network(&data, &v, &trained, &bucketed, |e| bucketed_first.push(e));
+        assert_eq!(bucketed_first[0].train_error, first[0].train_error);
+        assert_eq!(bucketed_first[0].held_out_error, first[0].held_out_error);
+        let spread = spread.fit.params;
+        let spread_net = spread.network.as_ref().unwrap();
+        assert_eq!(spread_net.king_buckets, 4);
+        assert_eq!(spread_net.input, net.input.repeat(4));
+        let walked = Position::from_fen(&v, "8/4k3/8/8/8/2N5/6K1/8 w - - 0 1").unwrap();
+        let four = NetworkInputs::new(&v, &letters, 4);
+        assert_eq!(four.king_bucket(&walked, Color::White), 2);
+        assert_eq!(
+            Evaluator::new(&v, &spread).evaluate(&walked),
+            Evaluator::new(&v, &trained).evaluate(&walked)
+        );
     }
 
     /// A warm start needs a network of the fit's shape, said before any
@@ -1305,6 +1380,22 @@ mod tests {
             let error = warm(change).check_warm_start(&trained, &v).unwrap_err();
             assert!(error.contains(says), "{error}");
         }
+        // One king bucket starts any number of them; more must match.
+        assert_eq!(
+            warm(|o| o.king_buckets = 4).check_warm_start(&trained, &v),
+            Ok(())
+        );
+        let mut bucketed = trained.clone();
+        let net = bucketed.network.as_mut().unwrap();
+        net.king_buckets = 4;
+        net.input = net.input.repeat(4);
+        let error = warm(|o| o.king_buckets = 2)
+            .check_warm_start(&bucketed, &v)
+            .unwrap_err();
+        assert!(
+            error.contains("king buckets 4, the fit asks for 2"),
+            "{error}"
+        );
         let error = warm(|_| {})
             .check_warm_start(&EvalParams::default(), &v)
             .unwrap_err();
@@ -1426,7 +1517,7 @@ mod tests {
         let (plain, mirrored) = (label(false).unwrap(), label(true).unwrap());
         assert_eq!(mirrored.train.len(), 2 * plain.train.len());
         assert_eq!(mirrored.held_out.len(), plain.held_out.len());
-        let inputs = NetworkInputs::new(&v, &piece_letters(&v));
+        let inputs = NetworkInputs::new(&v, &piece_letters(&v), 1);
         for (i, sample) in plain.train.iter().enumerate() {
             let (same, image) = (&mirrored.train[2 * i], &mirrored.train[2 * i + 1]);
             assert_eq!(same.inputs, sample.inputs);
@@ -1479,7 +1570,8 @@ mod tests {
             views: Views::Mover,
             activation: Activation::Clipped,
             buckets: 1,
-            input: vec![0; Network::inputs_for(6)],
+            king_buckets: 1,
+            input: vec![0; Network::inputs_for(6, 1)],
             bias: vec![0],
             output: vec![0],
             output_bias: vec![300],

@@ -30,7 +30,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
-use pocketlab_core::engine::{Activation, EvalParams, MAX_BUCKETS, MAX_HIDDEN, Views};
+use pocketlab_core::engine::{
+    Activation, EvalParams, KING_BUCKET_COUNTS, MAX_BUCKETS, MAX_HIDDEN, Views,
+};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Variant, builtin};
 use pocketlab_selfplay::files::{read_text, replace_whole};
@@ -134,6 +136,10 @@ pub struct NetworkSettings {
     /// Output buckets by the material left (default 1: one output layer).
     #[serde(default = "default_buckets")]
     pub buckets: u32,
+    /// King buckets by where the reading side's king stands: 1, 2 or 4
+    /// (default 1: one set of input weights).
+    #[serde(default = "default_buckets")]
+    pub king_buckets: u32,
     /// Passes over the training positions, at most (default 30).
     #[serde(default = "default_epochs")]
     pub epochs: u32,
@@ -162,6 +168,7 @@ impl Default for NetworkSettings {
             views: default_views(),
             activation: default_activation(),
             buckets: default_buckets(),
+            king_buckets: default_buckets(),
             epochs: default_epochs(),
             rate_drop: default_rate_drop(),
             mirror: None,
@@ -299,6 +306,12 @@ impl NetworkLoopFile {
         };
         within("network.hidden", self.network.hidden, MAX_HIDDEN)?;
         within("network.buckets", self.network.buckets, MAX_BUCKETS)?;
+        if !KING_BUCKET_COUNTS.contains(&(self.network.king_buckets as usize)) {
+            return Err((
+                "network.king_buckets",
+                format!("one of {KING_BUCKET_COUNTS:?}"),
+            ));
+        }
         at_least_one("network.epochs", u64::from(self.network.epochs))?;
         at_least_one("gate.nodes", self.gate.nodes)?;
         at_least_one("gate.max_pairs", self.gate.max_pairs)?;
@@ -342,6 +355,7 @@ impl NetworkLoopFile {
             views: n.views.parse().expect("checked on load"),
             activation: n.activation.parse().expect("checked on load"),
             buckets: n.buckets as usize,
+            king_buckets: n.king_buckets as usize,
             epochs: n.epochs as usize,
             seed: self.seed ^ u64::from(g).wrapping_mul(0x9e37_79b9_7f4a_7c15),
             search_nodes: Some(self.labels.search_nodes),
@@ -541,9 +555,11 @@ fn summary_markdown(file: &NetworkLoopFile, results: &[GenerationResult]) -> Str
         file.selfplay.nodes,
         file.labels.search_nodes,
         file.network.hidden,
-        match file.network.buckets {
-            1 => String::new(),
-            b => format!(" with {b} output buckets"),
+        match (file.network.buckets, file.network.king_buckets) {
+            (1, 1) => String::new(),
+            (b, 1) => format!(" with {b} output buckets"),
+            (1, k) => format!(" with {k} king buckets"),
+            (b, k) => format!(" with {b} output buckets and {k} king buckets"),
         },
         file.gate.elo0,
         file.gate.elo1,
@@ -826,6 +842,15 @@ max_pairs = 6
         assert!(options.mirror, "chess without castling is file-symmetric");
         let chess = builtin::load("chess").unwrap();
         assert!(!file.network_options(&chess, 1).mirror);
+        assert_eq!(options.king_buckets, 1);
+        let text = FILE.replace("[labels]", "[network]\nking_buckets = 4\n[labels]");
+        assert_eq!(
+            load(&text)
+                .unwrap()
+                .network_options(&variant, 1)
+                .king_buckets,
+            4
+        );
 
         for (change, key) in [
             (("pairs = 4", "pairs = 0"), "selfplay.pairs"),
@@ -841,6 +866,10 @@ max_pairs = 6
             (
                 ("[labels]", "[network]\nrate = 0\n[labels]"),
                 "network.rate",
+            ),
+            (
+                ("[labels]", "[network]\nking_buckets = 3\n[labels]"),
+                "network.king_buckets",
             ),
         ] {
             let text = FILE.replace(change.0, change.1);

@@ -375,7 +375,7 @@ impl Evaluator {
             network_inputs: params
                 .network
                 .as_ref()
-                .map(|net| NetworkInputs::new(variant, &net.pieces)),
+                .map(|net| NetworkInputs::new(variant, &net.pieces, net.king_buckets)),
             reads_attacks: reads_attacks(params, &mobility, &attacker_units),
         }
     }
@@ -1572,11 +1572,14 @@ mod tests {
         let mut weights = |n: usize, bound: i32| -> Vec<i32> {
             (0..n).map(|_| rng.random_range(-bound..=bound)).collect()
         };
-        // Both shapes of network: the mover's view with clipped units, and
-        // both views with squared ones and output buckets.
-        for (views, activation, buckets) in [
-            (Views::Mover, Activation::Clipped, 1),
-            (Views::Both, Activation::Squared, 5),
+        // Three shapes of network: the mover's view with clipped units;
+        // both views with squared ones and output buckets; and with king
+        // buckets, whose sums are read afresh when a royal piece changes
+        // bucket.
+        for (views, activation, buckets, king_buckets) in [
+            (Views::Mover, Activation::Clipped, 1, 1),
+            (Views::Both, Activation::Squared, 5, 1),
+            (Views::Both, Activation::Squared, 3, 4),
         ] {
             params.network = Some(Network {
                 pieces: pieces.into(),
@@ -1584,7 +1587,11 @@ mod tests {
                 views,
                 activation,
                 buckets,
-                input: weights(Network::inputs_for(pieces.len()) * hidden, 300),
+                king_buckets,
+                input: weights(
+                    Network::inputs_for(pieces.len(), king_buckets) * hidden,
+                    300,
+                ),
                 bias: weights(hidden, 300),
                 output: weights(buckets * views.count() * hidden, 2000),
                 output_bias: weights(buckets, 50),

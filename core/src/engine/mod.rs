@@ -33,8 +33,8 @@ mod tt;
 pub use budget::SearchLimits;
 pub use eval::Evaluator;
 pub use network::{
-    ACTIVATION_ONE, Activation, MAX_BUCKETS, MAX_HIDDEN, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT,
-    Network, NetworkInputs, OUTPUT_UNIT, Views,
+    ACTIVATION_ONE, Activation, KING_BUCKET_COUNTS, MAX_BUCKETS, MAX_HIDDEN, MAX_INPUT_WEIGHT,
+    MAX_OUTPUT_WEIGHT, Network, NetworkInputs, OUTPUT_UNIT, Views,
 };
 pub use params::{
     EndgameScale, EvalParams, MAX_WEIGHT, ParamsError, ParamsResolver, PawnlessDraw, Phased,

@@ -31,6 +31,8 @@ pub const OUTPUT_UNIT: i64 = 16;
 pub const MAX_HIDDEN: usize = 1024;
 /// Most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
+/// The king-bucket counts a network may have ([`Network::king_buckets`]).
+pub const KING_BUCKET_COUNTS: [usize; 3] = [1, 2, 4];
 /// Largest input weight or hidden bias (in absolute value): with at most
 /// 64 board pieces and 2 × 32 pocket counts of at most 255, no hidden sum
 /// can overflow.
@@ -135,6 +137,15 @@ pub struct Network {
     /// output layer for every position).
     #[serde(default = "one_bucket")]
     pub buckets: usize,
+    /// King buckets: the input layer has one set of weights per bucket of
+    /// where the reading side's royal piece stands, seen from its side
+    /// ([`NetworkInputs::king_bucket`]), so that a piece near a sheltered
+    /// king may weigh otherwise than near an exposed one. 1 (a file
+    /// without the key): one set; 2: the royal piece on its first rank, or
+    /// farther; 4: on its first rank on files c to f, on its first rank on
+    /// files a, b, g or h, on its second rank, farther.
+    #[serde(default = "one_bucket")]
+    pub king_buckets: usize,
     /// Input weights, feature by feature: `hidden` values per input (see
     /// [`Network::inputs`] for the order).
     pub input: Vec<i32>,
@@ -168,32 +179,40 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Er
 }
 
 impl Network {
-    /// Inputs: for the side to move then the other side, per listed
-    /// piece, 64 squares; then for each side per listed piece its
-    /// pocket count.
+    /// Inputs, king bucket by king bucket: within a bucket, for the side
+    /// to move then the other side, per listed piece, 64 squares; then for
+    /// each side per listed piece its pocket count.
     pub fn inputs(&self) -> usize {
-        Self::inputs_for(self.pieces.len())
+        Self::inputs_for(self.pieces.len(), self.king_buckets)
     }
 
-    /// [`Network::inputs`] for a network of `pieces` letters.
-    pub fn inputs_for(pieces: usize) -> usize {
+    /// [`Network::inputs`] for a network of `pieces` letters and
+    /// `king_buckets` king buckets.
+    pub fn inputs_for(pieces: usize, king_buckets: usize) -> usize {
+        king_buckets * Self::bucket_inputs(pieces)
+    }
+
+    /// The inputs of one king bucket of a network of `pieces` letters.
+    fn bucket_inputs(pieces: usize) -> usize {
         2 * pieces * 64 + 2 * pieces
     }
 
     /// The input of a piece of the side `side` (0: to move) and the listed
-    /// piece `slot` on square `square` (from the mover's view, a1 = 0).
+    /// piece `slot` on square `square` (from the mover's view, a1 = 0), in
+    /// king bucket 0.
     pub(crate) fn board_input(pieces: usize, side: usize, slot: usize, square: usize) -> usize {
         (side * pieces + slot) * 64 + square
     }
 
-    /// The input counting the pocketed pieces of listed piece `slot` of `side`.
+    /// The input counting the pocketed pieces of listed piece `slot` of
+    /// `side`, in king bucket 0.
     pub(crate) fn pocket_input(pieces: usize, side: usize, slot: usize) -> usize {
         2 * pieces * 64 + side * pieces + slot
     }
 
-    /// The input that `input` (of a network of `pieces` letters) becomes
-    /// when the same position is seen from the other side: the sides swap
-    /// and the ranks are mirrored.
+    /// The input that `input` (of king bucket 0 of a network of `pieces`
+    /// letters) becomes when the same position is seen from the other
+    /// side, again in bucket 0: the sides swap and the ranks are mirrored.
     pub fn other_view_input(pieces: usize, input: usize) -> usize {
         let boards = 2 * pieces * 64;
         if input < boards {
@@ -228,14 +247,24 @@ impl Network {
         if self.buckets != one_bucket() {
             shape += &format!("buckets = {}\n", self.buckets);
         }
+        if self.king_buckets != one_bucket() {
+            shape += &format!("king_buckets = {}\n", self.king_buckets);
+        }
         let output_bias = match self.output_bias.as_slice() {
             [one] => one.to_string(),
             many => format!("[{}]", line(many)),
         };
+        // A file of one king bucket is written as before king buckets
+        // existed: label files know an evaluation by its text.
+        let order = if self.king_buckets == 1 {
+            "the mover's and the other's."
+        } else {
+            "the mover's and the other's;\n# king bucket after king bucket."
+        };
         let mut out = format!(
             "\n[network]\npieces = \"{}\"\nhidden = {}\n{shape}output_bias = {}\nbias = [{}]\noutput = [{}]\n\
              # One line per input: the mover's pieces by listed letter, squares a1 to h8 from\n\
-             # its side; the other side's; then pocket counts, the mover's and the other's.\n\
+             # its side; the other side's; then pocket counts, {order}\n\
              input = [\n",
             self.pieces,
             self.hidden,
@@ -282,6 +311,12 @@ impl Network {
                 self.buckets
             ));
         }
+        if !KING_BUCKET_COUNTS.contains(&self.king_buckets) {
+            return Err(format!(
+                "network.king_buckets: {} is not one of {KING_BUCKET_COUNTS:?}",
+                self.king_buckets
+            ));
+        }
         let (views, buckets) = (self.views.count(), self.buckets);
         let sizes = [
             ("input", self.input.len(), self.inputs() * self.hidden),
@@ -292,9 +327,10 @@ impl Network {
         for (key, len, want) in sizes {
             if len != want {
                 return Err(format!(
-                    "network.{key}: {len} values where {} pieces, {} hidden units, {views} \
-                     view(s) and {buckets} bucket(s) need {want}",
+                    "network.{key}: {len} values where {} pieces, {} king bucket(s), {} hidden \
+                     units, {views} view(s) and {buckets} bucket(s) need {want}",
                     self.pieces.len(),
+                    self.king_buckets,
                     self.hidden
                 ));
             }
@@ -324,11 +360,15 @@ pub struct NetworkInputs {
     /// Pieces on the board and in the pockets at the variant's start: the
     /// material that fills every bucket.
     start_material: u32,
+    /// King buckets ([`Network::king_buckets`]).
+    king_buckets: usize,
 }
 
 impl NetworkInputs {
-    /// Inputs for the (validated) letters `pieces` in `variant`.
-    pub fn new(variant: &Variant, pieces: &str) -> NetworkInputs {
+    /// Inputs for the (validated) letters `pieces` in `variant`, with
+    /// `king_buckets` king buckets (one of [`KING_BUCKET_COUNTS`]).
+    pub fn new(variant: &Variant, pieces: &str, king_buckets: usize) -> NetworkInputs {
+        debug_assert!(KING_BUCKET_COUNTS.contains(&king_buckets));
         NetworkInputs {
             kinds: variant
                 .piece_types()
@@ -339,7 +379,35 @@ impl NetworkInputs {
                 .collect(),
             listed: pieces.len(),
             start_material: material(&Position::start(variant)).max(1),
+            king_buckets,
         }
+    }
+
+    /// The king bucket `view` reads `pos` in: where its royal piece
+    /// stands, seen from its side ([`Network::king_buckets`] has the
+    /// layouts).
+    pub fn king_bucket(&self, pos: &Position<'_>, view: Color) -> usize {
+        if self.king_buckets == 1 {
+            return 0;
+        }
+        let royal = match view {
+            Color::White => pos.royal_square(view),
+            Color::Black => pos.royal_square(view).flip_vertical(),
+        };
+        match (self.king_buckets, royal.rank()) {
+            (2, 0) => 0,
+            (2, _) => 1,
+            (_, 0) if (2..6).contains(&royal.file()) => 0,
+            (_, 0) => 1,
+            (_, 1) => 2,
+            _ => 3,
+        }
+    }
+
+    /// Where the inputs of `view`'s king bucket in `pos` begin.
+    #[inline]
+    fn bucket_offset(&self, pos: &Position<'_>, view: Color) -> usize {
+        self.king_bucket(pos, view) * Network::bucket_inputs(self.listed)
     }
 
     /// The output bucket of `pos` among `buckets`: the material left (every
@@ -370,22 +438,25 @@ impl NetworkInputs {
         view: Color,
         mut visit: impl FnMut(usize, i32),
     ) {
+        let offset = self.bucket_offset(pos, view);
         for &(kind, slot) in &self.kinds {
             let slot = usize::from(slot);
             for color in Color::ALL {
                 for sq in pos.pieces(color, kind) {
-                    visit(self.board_input(view, color, slot, sq), 1);
+                    visit(offset + self.board_input(view, color, slot, sq), 1);
                 }
                 let pocketed = pos.pocket_count(color, kind);
                 if pocketed > 0 {
-                    visit(self.pocket_input(view, color, slot), i32::from(pocketed));
+                    let input = offset + self.pocket_input(view, color, slot);
+                    visit(input, i32::from(pocketed));
                 }
             }
         }
     }
 
     /// The input of a `color` piece of listed `slot` on `sq` when `view`
-    /// is to move: its pieces come first, and Black sees the ranks mirrored.
+    /// is to move, in king bucket 0: its pieces come first, and Black sees
+    /// the ranks mirrored.
     #[inline]
     fn board_input(&self, view: Color, color: Color, slot: usize, sq: Square) -> usize {
         let sq = match view {
@@ -396,7 +467,7 @@ impl NetworkInputs {
     }
 
     /// The input counting `color`'s pocketed pieces of listed `slot` when
-    /// `view` is to move.
+    /// `view` is to move, in king bucket 0.
     #[inline]
     fn pocket_input(&self, view: Color, color: Color, slot: usize) -> usize {
         Network::pocket_input(self.listed, usize::from(color != view), slot)
@@ -507,10 +578,15 @@ pub(crate) struct Accumulator {
     /// The hidden sums seen from White (its pieces as the mover's) and
     /// from Black (ranks mirrored), biases included; empty until first used.
     sums: ByColor<Vec<i32>>,
-    /// The inputs (seen from White, from Black) that changed since the
-    /// sums were last brought up to date, with the change of their values:
-    /// kept to spare an allocation per evaluation.
+    /// The king bucket each view's sums are in.
+    king_buckets: ByColor<usize>,
+    /// The inputs (seen from White, from Black, in king bucket 0) that
+    /// changed since the sums were last brought up to date, with the
+    /// change of their values: kept to spare an allocation per evaluation.
     changes: Vec<(ByColor<usize>, i32)>,
+    /// Every input of a view whose king bucket changed, summed afresh
+    /// (kept for the same reason).
+    refresh: Vec<(usize, i32)>,
 }
 
 impl Accumulator {
@@ -535,6 +611,7 @@ impl Accumulator {
     }
 
     fn update(&mut self, net: &Network, inputs: &NetworkInputs, pos: &Position<'_>) {
+        let king_buckets = ByColor::new_with(|view| inputs.king_bucket(pos, view));
         if self.sums.white.len() != net.hidden {
             for color in Color::ALL {
                 self.sums[color].clear();
@@ -542,6 +619,7 @@ impl Accumulator {
             }
             self.boards = Default::default();
             self.pockets = Default::default();
+            self.king_buckets = king_buckets;
         }
         // Positions far apart would cost at most a row per piece of each:
         // twice a fresh sum, and a search rarely jumps so far. A partial
@@ -577,15 +655,25 @@ impl Accumulator {
                 }
             }
         }
-        if self.changes.is_empty() {
-            return;
-        }
+        let bucket_inputs = Network::bucket_inputs(inputs.listed);
         for view in Color::ALL {
-            let rows = self
-                .changes
-                .iter()
-                .map(|&(input, value)| (input[view], value));
-            add_rows(&mut self.sums[view], net, rows);
+            if king_buckets[view] != self.king_buckets[view] {
+                // A view whose royal piece changed bucket reads every input
+                // anew: a fresh sum costs what a far jump would.
+                self.king_buckets[view] = king_buckets[view];
+                self.refresh.clear();
+                inputs.for_each_from(pos, view, |input, value| self.refresh.push((input, value)));
+                self.sums[view].clear();
+                self.sums[view].extend_from_slice(&net.bias);
+                add_rows(&mut self.sums[view], net, self.refresh.iter().copied());
+            } else if !self.changes.is_empty() {
+                let offset = king_buckets[view] * bucket_inputs;
+                let rows = self
+                    .changes
+                    .iter()
+                    .map(|&(input, value)| (offset + input[view], value));
+                add_rows(&mut self.sums[view], net, rows);
+            }
         }
     }
 }
@@ -634,7 +722,8 @@ mod tests {
             views: Views::Mover,
             activation: Activation::Clipped,
             buckets: 1,
-            input: vec![0; Network::inputs_for(pieces.len()) * hidden],
+            king_buckets: 1,
+            input: vec![0; Network::inputs_for(pieces.len(), 1) * hidden],
             bias: vec![0; hidden],
             output: vec![0; hidden],
             output_bias: vec![0],
@@ -650,7 +739,7 @@ mod tests {
         net.input[knight_c3 * 2] = ACTIVATION_ONE;
         net.output[0] = 50 * OUTPUT_UNIT as i32;
         net.validate().unwrap();
-        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 1);
         let white = Position::from_fen(&chess, "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1").unwrap();
         let black = Position::from_fen(&chess, "4k3/8/2n5/8/8/8/8/4K3 b - - 0 1").unwrap();
         let other = Position::from_fen(&chess, "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1").unwrap();
@@ -696,7 +785,7 @@ mod tests {
             net.output[unit] = 20 * OUTPUT_UNIT as i32;
         }
         net.validate().unwrap();
-        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 1);
         let pos = Position::from_fen(&chess, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
         assert_eq!(net.evaluate(&inputs, &pos), 40);
     }
@@ -709,7 +798,7 @@ mod tests {
             net.input[Network::board_input(1, 0, 0, sq)] = ACTIVATION_ONE;
         }
         net.output[0] = 10 * OUTPUT_UNIT as i32;
-        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 1);
         // Three own pawns: the unit would reach 3, it stops at 1.
         let pos = Position::from_fen(&chess, "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1").unwrap();
         assert_eq!(net.evaluate(&inputs, &pos), 10);
@@ -722,11 +811,11 @@ mod tests {
             .piece_types()
             .map(|k| pmc.letter(k).to_ascii_uppercase())
             .collect();
-        let inputs = NetworkInputs::new(&pmc, &letters);
+        let inputs = NetworkInputs::new(&pmc, &letters, 1);
         let n = letters.len();
-        for input in 0..Network::inputs_for(n) {
+        for input in 0..Network::inputs_for(n, 1) {
             let other = Network::other_view_input(n, input);
-            assert!(other < Network::inputs_for(n));
+            assert!(other < Network::inputs_for(n, 1));
             assert_eq!(Network::other_view_input(n, other), input);
         }
         let mut pos = Position::start(&pmc);
@@ -754,7 +843,7 @@ mod tests {
         // The unit fires for a mover's knight on its c3.
         net.input[Network::board_input(6, 0, 1, 18)] = ACTIVATION_ONE;
         net.validate().unwrap();
-        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 1);
         let eval = |fen: &str| net.evaluate(&inputs, &Position::from_fen(&chess, fen).unwrap());
         // White's knight on c3: White to move reads it in the first view,
         // Black to move in the second (the other side is White).
@@ -775,7 +864,7 @@ mod tests {
             net.input[Network::board_input(1, 0, 0, sq)] = ACTIVATION_ONE / 2;
         }
         net.output[0] = 40 * OUTPUT_UNIT as i32;
-        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 1);
         let eval = |fen: &str| net.evaluate(&inputs, &Position::from_fen(&chess, fen).unwrap());
         // Half an activation gives a quarter; two pawns a full one.
         assert_eq!(eval("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), 10);
@@ -824,6 +913,19 @@ mod tests {
         params.network = Some(net);
         let text = params.to_toml();
         assert!(text.contains("buckets = 2\n") && text.contains("output_bias = [-3, 9]\n"));
+        assert!(!text.contains("king_buckets"), "one king bucket: unwritten");
+        // Written as before king buckets existed: label files key on the text.
+        assert!(text.contains("then pocket counts, the mover's and the other's.\ninput = [\n"));
+        let back = crate::engine::EvalParams::from_toml("net.toml", &text).unwrap();
+        assert_eq!(back, params);
+        let mut net = params.network.take().unwrap();
+        net.king_buckets = 4;
+        net.input = (0..Network::inputs_for(2, 4) * 3)
+            .map(|i| i as i32 % 9 - 4)
+            .collect();
+        params.network = Some(net);
+        let text = params.to_toml();
+        assert!(text.contains("king_buckets = 4\n"));
         let back = crate::engine::EvalParams::from_toml("net.toml", &text).unwrap();
         assert_eq!(back, params);
     }
@@ -836,7 +938,7 @@ mod tests {
         net.output = vec![0; 8];
         net.output_bias = (0..8).map(|b| 100 * b).collect();
         net.validate().unwrap();
-        let inputs = NetworkInputs::new(&chess, &net.pieces);
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 1);
         let bucket = |fen: &str| {
             let pos = Position::from_fen(&chess, fen).unwrap();
             let b = inputs.bucket(&pos, 8);
@@ -864,7 +966,7 @@ mod tests {
         assert_eq!(inputs.bucket(&Position::start(&chess), 1), 0);
         // Pocketed pieces are material too.
         let pmc = builtin::load("pocket-mutation").unwrap();
-        let inputs = NetworkInputs::new(&pmc, "PNBRQK");
+        let inputs = NetworkInputs::new(&pmc, "PNBRQK", 1);
         let fen = |pocket: &str| {
             Position::from_fen(&pmc, &format!("4k3/8/8/8/8/8/8/RR2K3[{pocket}] w - - 0 1")).unwrap()
         };
@@ -904,5 +1006,68 @@ mod tests {
         );
         net.output_bias[1] = 0;
         assert!(net.validate().is_ok());
+        net.king_buckets = 3;
+        assert!(net.validate().unwrap_err().contains("network.king_buckets"));
+        net.king_buckets = 2;
+        assert!(net.validate().unwrap_err().contains("network.input:"));
+        net.input = vec![0; Network::inputs_for(3, 2) * 4];
+        assert!(net.validate().is_ok());
+    }
+
+    #[test]
+    fn king_buckets_follow_each_sides_royal_piece_from_its_side() {
+        let chess = builtin::load("chess").unwrap();
+        let (one, two, four) = (
+            NetworkInputs::new(&chess, "PNBRQK", 1),
+            NetworkInputs::new(&chess, "PNBRQK", 2),
+            NetworkInputs::new(&chess, "PNBRQK", 4),
+        );
+        // (position, White's bucket of four, Black's)
+        for (fen, white, black) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, 0),
+            ("2k5/8/8/8/8/8/8/5K2 b - - 0 1", 0, 0),
+            ("6k1/8/8/8/8/8/8/1K6 w - - 0 1", 1, 1),
+            ("k7/8/8/8/8/8/8/7K w - - 0 1", 1, 1),
+            ("8/4k3/8/8/8/8/5K2/8 w - - 0 1", 2, 2),
+            ("8/8/8/3k4/8/2K5/8/8 b - - 0 1", 3, 3),
+            ("3k4/8/8/8/8/8/6K1/8 w - - 0 1", 2, 0),
+            ("8/8/8/8/8/8/1k6/4K3 w - - 0 1", 0, 3),
+        ] {
+            let pos = Position::from_fen(&chess, fen).unwrap();
+            for (view, want) in [(Color::White, white), (Color::Black, black)] {
+                assert_eq!(four.king_bucket(&pos, view), want, "{fen} {view:?}");
+                assert_eq!(two.king_bucket(&pos, view), usize::from(want >= 2), "{fen}");
+                assert_eq!(one.king_bucket(&pos, view), 0, "{fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_piece_weighs_what_its_sides_king_bucket_says() {
+        let chess = builtin::load("chess").unwrap();
+        let mut net = zero_network("PNBRQK", 1);
+        net.king_buckets = 2;
+        net.views = Views::Both;
+        net.input = vec![0; Network::inputs_for(6, 2)];
+        net.output = vec![30 * OUTPUT_UNIT as i32, -10 * OUTPUT_UNIT as i32];
+        // The unit fires for a rook of the reading side on its a1 while
+        // that side's king has left its first rank (bucket 1).
+        let bucket_one = Network::inputs_for(6, 1);
+        net.input[bucket_one + Network::board_input(6, 0, 3, 0)] = ACTIVATION_ONE;
+        net.validate().unwrap();
+        let inputs = NetworkInputs::new(&chess, &net.pieces, 2);
+        let mut acc = Accumulator::default();
+        for (fen, want) in [
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 0),
+            ("4k3/8/8/8/8/8/4K3/R7 w - - 0 1", 30),
+            ("4k3/8/8/8/8/8/4K3/R7 b - - 0 1", -10),
+            ("r7/4k3/8/8/8/8/8/4K3 b - - 0 1", 30),
+            ("r7/4k3/8/8/8/8/4K3/R7 w - - 0 1", 20),
+            ("r3k3/8/8/8/8/8/4K3/R7 w - - 0 1", 30),
+        ] {
+            let pos = Position::from_fen(&chess, fen).unwrap();
+            assert_eq!(net.evaluate(&inputs, &pos), want, "{fen}");
+            assert_eq!(acc.evaluate(&net, &inputs, &pos), want, "{fen} carried");
+        }
     }
 }

@@ -64,6 +64,12 @@ pub struct TuneArgs {
     /// output layer for every position).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=pocketlab_core::engine::MAX_BUCKETS as i64), requires = "network")]
     pub buckets: u32,
+    /// With `--network`: king buckets, one set of input weights for each
+    /// bucket of where the reading side's king stands (1: one set; 2: on
+    /// its first rank or farther; 4: first rank on files c to f, first
+    /// rank on a, b, g or h, second rank, farther).
+    #[arg(long, default_value_t = 1, value_parser = parse_king_buckets, requires = "network")]
+    pub king_buckets: usize,
     /// With `--network`: label each position by a search of this many
     /// nodes with the `--params` evaluation as it stands (its network too,
     /// the one being replaced) as well as by its game's result.
@@ -131,6 +137,19 @@ fn share(text: &str) -> Result<f64, String> {
         Ok(value)
     } else {
         Err(format!("{value} is outside 0 to 1"))
+    }
+}
+
+/// A king-bucket count a network may have.
+fn parse_king_buckets(text: &str) -> Result<usize, String> {
+    let value: usize = text.parse().map_err(|e| format!("{e}"))?;
+    if pocketlab_core::engine::KING_BUCKET_COUNTS.contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{value} is not one of {:?}",
+            pocketlab_core::engine::KING_BUCKET_COUNTS
+        ))
     }
 }
 
@@ -226,6 +245,7 @@ fn fit_network_to_labels(
         views: args.views,
         activation: args.activation,
         buckets: args.buckets as usize,
+        king_buckets: args.king_buckets,
         epochs: args.epochs.unwrap_or(30) as usize,
         seed: args.seed,
         search_nodes: args.search_nodes,
@@ -348,6 +368,9 @@ fn method_options(args: &TuneArgs) -> String {
         }
         if args.buckets != 1 {
             fit += &format!("--buckets {} ", args.buckets);
+        }
+        if args.king_buckets != 1 {
+            fit += &format!("--king-buckets {} ", args.king_buckets);
         }
         if args.warm_start {
             fit += "--warm-start ";
