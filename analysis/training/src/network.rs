@@ -244,7 +244,14 @@ struct Model {
     views: usize,
     king_buckets: usize,
     activation: Activation,
+    /// With king buckets, each bucket's own part of its input weights.
     input: Vec<f32>,
+    /// With king buckets, the part of every input's weights that all
+    /// buckets share (one bucket's worth, added to each bucket's own part;
+    /// empty with one bucket): what holds wherever the king stands is
+    /// learned from every position, and a bucket's own part only from its
+    /// positions. The file holds the sums.
+    shared: Vec<f32>,
     bias: Vec<f32>,
     output: Vec<f32>,
     output_bias: Vec<f32>,
@@ -254,7 +261,22 @@ impl Model {
     /// How many numbers the model holds, in the order [`Model::apply`]
     /// walks them.
     fn parameter_count(&self) -> usize {
-        self.input.len() + self.bias.len() + self.output.len() + self.output_bias.len()
+        self.input.len()
+            + self.shared.len()
+            + self.bias.len()
+            + self.output.len()
+            + self.output_bias.len()
+    }
+
+    /// The shared row of `input` (of any king bucket), if the model has
+    /// shared weights.
+    #[inline]
+    fn shared_row(&self, input: usize) -> Option<std::ops::Range<usize>> {
+        let rows = self.shared.len() / self.hidden;
+        (rows > 0).then(|| {
+            let row = input % rows;
+            row * self.hidden..(row + 1) * self.hidden
+        })
     }
 
     /// Output buckets.
@@ -267,16 +289,29 @@ impl Model {
         usize::from(bucket) * self.views * self.hidden
     }
 
+    /// Seeded first weights for `inputs` inputs (every king bucket's):
+    /// with king buckets the shared part is drawn and each bucket's own
+    /// starts at zero.
     fn new(inputs: usize, options: &NetworkOptions, rng: &mut ChaCha8Rng) -> Model {
         let hidden = options.hidden;
+        let king_buckets = options.king_buckets;
+        let mut drawn = |n: usize| -> Vec<f32> {
+            (0..n * hidden)
+                .map(|_| rng.random_range(-0.05f32..0.05))
+                .collect()
+        };
+        let (input, shared) = if king_buckets == 1 {
+            (drawn(inputs), Vec::new())
+        } else {
+            (vec![0.0; inputs * hidden], drawn(inputs / king_buckets))
+        };
         Model {
             hidden,
             views: options.views.count(),
-            king_buckets: options.king_buckets,
+            king_buckets,
             activation: options.activation,
-            input: (0..inputs * hidden)
-                .map(|_| rng.random_range(-0.05f32..0.05))
-                .collect(),
+            input,
+            shared,
             bias: vec![0.5; hidden],
             output: vec![0.0; options.buckets * options.views.count() * hidden],
             output_bias: vec![0.0; options.buckets],
@@ -285,22 +320,29 @@ impl Model {
 
     /// The float model of an integer network with `king_buckets` king
     /// buckets: the inverse of [`Model::rounded`], exact for every integer
-    /// weight a file holds. A network of one king bucket fills every
-    /// bucket with its input weights (the same evaluation).
+    /// weight a file holds. A network of one king bucket becomes the
+    /// shared part of every bucket's weights (the same evaluation); a
+    /// network of as many buckets keeps them as the buckets' own parts.
     fn from_network(net: &Network, king_buckets: usize) -> Model {
         assert!(net.king_buckets == king_buckets || net.king_buckets == 1);
         let one = ACTIVATION_ONE as f32;
         let output_unit = 100.0 * OUTPUT_UNIT as f32;
-        let copies = king_buckets / net.king_buckets;
+        let weights: Vec<f32> = net.input.iter().map(|&w| w as f32 / one).collect();
+        let (input, shared) = match (net.king_buckets, king_buckets) {
+            (1, 1) => (weights, Vec::new()),
+            (1, k) => (vec![0.0; k * weights.len()], weights),
+            (k, _) => {
+                let shared = vec![0.0; weights.len() / k];
+                (weights, shared)
+            }
+        };
         Model {
             hidden: net.hidden,
             views: net.views.count(),
             king_buckets,
             activation: net.activation,
-            input: std::iter::repeat_n(&net.input, copies)
-                .flatten()
-                .map(|&w| w as f32 / one)
-                .collect(),
+            input,
+            shared,
             bias: net.bias.iter().map(|&w| w as f32 / one).collect(),
             output: net.output.iter().map(|&o| o as f32 / output_unit).collect(),
             output_bias: net.output_bias.iter().map(|&b| b as f32 / 100.0).collect(),
@@ -316,6 +358,11 @@ impl Model {
                 let row = &self.input[i as usize * self.hidden..(i as usize + 1) * self.hidden];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w * x;
+                }
+                if let Some(shared) = self.shared_row(i as usize) {
+                    for (a, w) in acc.iter_mut().zip(&self.shared[shared]) {
+                        *a += w * x;
+                    }
                 }
             }
         }
@@ -371,6 +418,7 @@ impl Model {
         let g = 2.0 * diff * p * (1.0 - p) * scale * sample.sign * 100.0;
         let h = self.hidden;
         let (g_input, rest) = grad.split_at_mut(self.input.len());
+        let (g_shared, rest) = rest.split_at_mut(self.shared.len());
         let (g_bias, rest) = rest.split_at_mut(h);
         let (g_output, g_output_bias) = rest.split_at_mut(self.output.len());
         g_output_bias[usize::from(sample.bucket)] += g;
@@ -387,6 +435,11 @@ impl Model {
                 let row = &mut g_input[i as usize * h..(i as usize + 1) * h];
                 for (gw, d) in row.iter_mut().zip(acc) {
                     *gw += d * x;
+                }
+                if let Some(shared) = self.shared_row(i as usize) {
+                    for (gw, d) in g_shared[shared].iter_mut().zip(acc) {
+                        *gw += d * x;
+                    }
                 }
             }
         }
@@ -422,6 +475,7 @@ impl Model {
         let params = self
             .input
             .iter_mut()
+            .chain(self.shared.iter_mut())
             .chain(self.bias.iter_mut())
             .chain(self.output.iter_mut())
             .chain(self.output_bias.iter_mut());
@@ -436,7 +490,8 @@ impl Model {
         }
         // Keep the rounded weights within what a file may hold.
         let input_bound = MAX_INPUT_WEIGHT as f32 / ACTIVATION_ONE as f32;
-        for w in self.input.iter_mut().chain(self.bias.iter_mut()) {
+        let first_layer = self.input.iter_mut().chain(self.shared.iter_mut());
+        for w in first_layer.chain(self.bias.iter_mut()) {
             *w = w.clamp(-input_bound, input_bound);
         }
     }
@@ -461,7 +516,16 @@ impl Model {
             activation: self.activation,
             buckets: self.buckets(),
             king_buckets: self.king_buckets,
-            input: self.input.iter().map(input_weight).collect(),
+            input: if self.shared.is_empty() {
+                self.input.iter().map(input_weight).collect()
+            } else {
+                let shared = self.shared.iter().cycle();
+                self.input
+                    .iter()
+                    .zip(shared)
+                    .map(|(own, shared)| input_weight(&(own + shared)))
+                    .collect()
+            },
             bias: self.bias.iter().map(input_weight).collect(),
             output: self
                 .output
@@ -1178,8 +1242,15 @@ mod tests {
             let mut rng = ChaCha8Rng::seed_from_u64(3);
             let inputs = Network::inputs_for(6, king_buckets);
             let mut model = Model::new(inputs, &options, &mut rng);
+            // Buckets' own parts that differ from zero.
+            if king_buckets > 1 {
+                for w in &mut model.input {
+                    *w = rng.random_range(-0.05f32..0.05);
+                }
+            }
             // Spread the units over their range, and give every output a say.
-            model.input.iter_mut().for_each(|w| *w *= 4.0);
+            let first_layer = model.input.iter_mut().chain(model.shared.iter_mut());
+            first_layer.for_each(|w| *w *= 4.0);
             model.bias = vec![0.3, 0.5, 0.7];
             for o in &mut model.output {
                 *o = rng.random_range(-0.5f32..0.5);
@@ -1193,20 +1264,28 @@ mod tests {
                 let d = m.predict(sample, &mut acc, scale) - sample.label;
                 f64::from(d * d)
             };
-            // The active inputs' rows, the biases and the outputs.
+            // The active inputs' rows (their shared parts too), the biases
+            // and the outputs.
             let mut checked = 0;
             let first_input = sample.inputs[0].0 as usize * 3;
             let other_input = sample.view(views.count() - 1)[1].0 as usize * 3;
-            let n_input = model.input.len();
-            let watched = [first_input, first_input + 2, other_input + 1]
+            let (n_input, n_shared) = (model.input.len(), model.shared.len());
+            let own = [first_input, first_input + 2, other_input + 1];
+            let shared = own
+                .iter()
+                .filter(|_| n_shared > 0)
+                .map(|i| n_input + i % n_shared.max(1));
+            let watched = own
                 .into_iter()
-                .chain(n_input..model.parameter_count());
+                .chain(shared)
+                .chain(n_input + n_shared..model.parameter_count());
             for index in watched {
                 let h = 5e-3f32;
                 let nudge = |m: &mut Model, by: f32| {
                     let p = m
                         .input
                         .iter_mut()
+                        .chain(m.shared.iter_mut())
                         .chain(m.bias.iter_mut())
                         .chain(m.output.iter_mut())
                         .chain(m.output_bias.iter_mut())
@@ -1229,7 +1308,11 @@ mod tests {
                 );
                 checked += 1;
             }
-            assert_eq!(checked, 3 + 3 + (3 * views.count() + 1) * buckets);
+            let shared_checked = if king_buckets > 1 { 3 } else { 0 };
+            assert_eq!(
+                checked,
+                3 + shared_checked + 3 + (3 * views.count() + 1) * buckets
+            );
         }
     }
 
