@@ -498,6 +498,42 @@ fn bench_search_replays_a_logs_positions_and_says_when_none_are_logged() {
         .collect();
     assert!(figures[0] > 0.0 && figures[0] <= 3.0 * 400.0, "{stdout}");
 
+    // `--army` picks another army; a name no lab army has is refused with
+    // the names that would do.
+    let with_army = |name: &str| {
+        pocketlab()
+            .args(["bench", "search", "--log", log.to_str().unwrap()])
+            .args(["--positions", "2", "--army", name])
+            .output()
+            .unwrap()
+    };
+    let refused = with_army("nosuch");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(stderr.contains("--army nosuch"), "{stderr}");
+    let names: Vec<String> = stderr
+        .rsplit_once("do: ")
+        .unwrap()
+        .1
+        .trim_end()
+        .trim_end_matches(')')
+        .split(", ")
+        .map(str::to_owned)
+        .collect();
+    assert!(names.len() >= 2, "{stderr}");
+    let first = stdout
+        .split("army ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let other = names.iter().find(|n| *n != first).unwrap();
+    let chosen = with_army(other);
+    let stdout = String::from_utf8_lossy(&chosen.stdout);
+    assert!(chosen.status.success(), "{stdout}");
+    assert!(stdout.contains(&format!("army {other}, ")), "{stdout}");
+
     let experiment = work.path().join("no-fens.toml");
     let text = EXPERIMENT.replace("pairs = 8", "pairs = 1");
     std::fs::write(&experiment, text.replace("[log]", "[log]\nfen_every = 0")).unwrap();

@@ -41,17 +41,20 @@ pub enum BenchSuite {
     /// budget, or on positions of a log's games (`--log`).
     Search {
         /// Nodes per position (default: 2,000,000 on the fixed positions;
-        /// with `--log`, the node limit the log's first army of the lab's engine
-        /// played with).
+        /// with `--log`, the node limit the chosen army played with).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
         /// Search positions of this log's games instead: those logged with
-        /// a FEN (`[log] fen_every`) where the log's first army of the lab's
-        /// engine was to move, spread evenly over the log, each with that
-        /// army's evaluation and hash size, beside the depth the logged
-        /// game's search reached there.
+        /// a FEN (`[log] fen_every`) where the chosen army (`--army`, or the
+        /// log's first army of the lab's engine) was to move, spread evenly
+        /// over the log, each with that army's evaluation and hash size,
+        /// beside the depth the logged game's search reached there.
         #[arg(long)]
         log: Option<std::path::PathBuf>,
+        /// With `--log`: the army whose positions, evaluation and hash size
+        /// to take (one that plays with the lab's engine).
+        #[arg(long, requires = "log")]
+        army: Option<String>,
         /// With `--log`: how many positions.
         #[arg(long, default_value_t = 200, requires = "log",
               value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -108,7 +111,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             nodes,
             log: Some(ref log),
             positions,
-        } => bench_search_log(log, nodes, positions as usize),
+            ref army,
+        } => bench_search_log(log, army.as_deref(), nodes, positions as usize),
         BenchSuite::Selfplay { ref experiment } => bench_selfplay(experiment.as_deref()),
         BenchSuite::Report { games, ref dir } => bench_report(games, dir.as_deref()),
     }
@@ -243,6 +247,7 @@ fn nanos_per_evaluation(evaluator: &Evaluator, positions: &[Position<'_>], round
 /// engine on the positions a study actually plays, then and now.
 fn bench_search_log(
     log: &std::path::Path,
+    army: Option<&str>,
     nodes: Option<u64>,
     positions: usize,
 ) -> anyhow::Result<()> {
@@ -253,16 +258,30 @@ fn bench_search_log(
 
     let exp = open_log(log)?.experiment()?;
     // An external engine's settings say nothing of the lab's search.
-    let army = exp
+    let mut lab_armies = exp
         .armies
         .iter()
-        .find(|a| matches!(a.engine.program, Program::Lab))
-        .with_context(|| {
+        .filter(|a| matches!(a.engine.program, Program::Lab));
+    let army = match army {
+        None => lab_armies.next().with_context(|| {
             format!(
                 "{}: no army of the log's experiment plays with the lab's engine",
                 log.display()
             )
-        })?;
+        })?,
+        Some(name) => match lab_armies.clone().find(|a| a.name == name) {
+            Some(army) => army,
+            None => {
+                let names: Vec<&str> = lab_armies.map(|a| a.name.as_str()).collect();
+                anyhow::bail!(
+                    "{}: --army {name}: no army of that name plays with the lab's engine \
+                     (the log's that do: {})",
+                    log.display(),
+                    names.join(", ")
+                );
+            }
+        },
+    };
     let settings = &army.engine;
     let nodes = nodes
         .or(settings.nodes)
