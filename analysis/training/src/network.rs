@@ -683,6 +683,10 @@ pub struct NetworkLabels {
     pub train_derived: usize,
     /// Derived positions in the held-out set.
     pub held_out_derived: usize,
+    /// Training samples (mirror images included) by the king bucket the
+    /// side to move reads them in: how much each bucket's own weights have
+    /// to learn from.
+    pub train_by_king_bucket: Vec<usize>,
 }
 
 /// How far the search labelling has come: positions searched of those
@@ -831,6 +835,15 @@ pub fn label_positions<'v>(
     };
     let (train, train_derived) = build(0, data.train.len());
     let (held_out, held_out_derived) = build(1, data.held_out.len());
+    let bucket_inputs = Network::inputs_for(piece_letters(variant).len(), 1);
+    let mut train_by_king_bucket = vec![0; options.king_buckets];
+    for sample in &train {
+        // Every input of a view lies in its king bucket; the royal pieces
+        // are inputs, so no sample is without one.
+        if let Some(&(input, _)) = sample.inputs.first() {
+            train_by_king_bucket[input as usize / bucket_inputs] += 1;
+        }
+    }
     Ok(NetworkLabels {
         k,
         views: options.views,
@@ -840,6 +853,7 @@ pub fn label_positions<'v>(
         held_out,
         train_derived,
         held_out_derived,
+        train_by_king_bucket,
     })
 }
 
@@ -925,6 +939,19 @@ pub fn label_and_fit(
         say(format!(
             "{} derived positions to fit, {} held out",
             made.train_derived, made.held_out_derived
+        ));
+    }
+    if options.king_buckets > 1 {
+        let total = made.train_by_king_bucket.iter().sum::<usize>().max(1);
+        let shares: Vec<String> = made
+            .train_by_king_bucket
+            .iter()
+            .enumerate()
+            .map(|(b, &n)| format!("{b}: {:.1}%", 100.0 * n as f64 / total as f64))
+            .collect();
+        say(format!(
+            "training positions by the mover's king bucket: {}",
+            shares.join(", ")
         ));
     }
     let outcome = fit_network(&made, data, variant, start, options, |r| {
@@ -1579,6 +1606,42 @@ mod tests {
             })
             .collect();
         TexelData::fit_and_hold_out(set)
+    }
+
+    /// The training positions are counted by the mover's king bucket:
+    /// every position once, in the bucket its royal piece stands in.
+    #[test]
+    fn training_positions_are_counted_by_the_movers_king_bucket() {
+        let v = builtin::load("chess-nocastle").unwrap();
+        let start = EvalParams::default();
+        // White to move with its king on e1, g1 or e2; Black's on e8.
+        let fens = [
+            "4k3/8/8/8/8/2N5/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/2N5/8/6K1 w - - 0 1",
+            "4k3/8/8/8/8/2N5/4K3/8 w - - 0 1",
+        ];
+        let set = (0..60)
+            .map(|i| Labelled {
+                pos: Position::from_fen(&v, fens[i % 3]).unwrap(),
+                result: 0.5,
+            })
+            .collect();
+        let data = TexelData::fit_and_hold_out(set);
+        let options = NetworkOptions {
+            king_buckets: 4,
+            ..NetworkOptions::default()
+        };
+        let mut scores = SearchScores::new(LabelSearch::new(&v, &start, 0));
+        let labels =
+            label_positions(&data, &v, &start, &options, &mut scores, |_, _| Ok(())).unwrap();
+        let mut want = vec![0; 4];
+        for l in &data.train {
+            let fen = l.pos.to_fen();
+            let bucket = fens.iter().position(|f| fen.starts_with(&f[..20])).unwrap();
+            want[bucket] += 1;
+        }
+        assert_eq!(labels.train_by_king_bucket, want);
+        assert!(want[..3].iter().all(|&n| n > 0), "{want:?}");
     }
 
     /// With `mirror` each training position is followed by its mirror
