@@ -94,9 +94,9 @@ pub struct NetworkOptions {
     /// so a fit to new positions refines what the start knows rather than
     /// learning it afresh. The first model is then the start's whole
     /// evaluation, so a fit that finds nothing better keeps it (epoch 0).
-    /// A start of one king bucket begins every king bucket with its input
-    /// weights: the same evaluation, which the fit then lets differ by
-    /// where the king stands.
+    /// A start of one king bucket becomes the part of the input weights
+    /// every king bucket shares: the same evaluation, which the fit then
+    /// lets differ by where the king stands.
     pub warm_start: bool,
 }
 
@@ -242,7 +242,6 @@ impl Sample {
 struct Model {
     hidden: usize,
     views: usize,
-    king_buckets: usize,
     activation: Activation,
     /// With king buckets, each bucket's own part of its input weights.
     input: Vec<f32>,
@@ -284,6 +283,15 @@ impl Model {
         self.output_bias.len()
     }
 
+    /// King buckets: as many as `input` holds copies of the shared part.
+    fn king_buckets(&self) -> usize {
+        if self.shared.is_empty() {
+            1
+        } else {
+            self.input.len() / self.shared.len()
+        }
+    }
+
     /// Where `bucket`'s output weights start in `output`.
     fn output_start(&self, bucket: u16) -> usize {
         usize::from(bucket) * self.views * self.hidden
@@ -308,7 +316,6 @@ impl Model {
         Model {
             hidden,
             views: options.views.count(),
-            king_buckets,
             activation: options.activation,
             input,
             shared,
@@ -339,7 +346,6 @@ impl Model {
         Model {
             hidden: net.hidden,
             views: net.views.count(),
-            king_buckets,
             activation: net.activation,
             input,
             shared,
@@ -515,7 +521,7 @@ impl Model {
             },
             activation: self.activation,
             buckets: self.buckets(),
-            king_buckets: self.king_buckets,
+            king_buckets: self.king_buckets(),
             input: if self.shared.is_empty() {
                 self.input.iter().map(input_weight).collect()
             } else {

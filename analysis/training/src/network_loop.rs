@@ -30,9 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
-use pocketlab_core::engine::{
-    Activation, EvalParams, KING_BUCKET_COUNTS, MAX_BUCKETS, MAX_HIDDEN, Views,
-};
+use pocketlab_core::engine::{Activation, EvalParams, MAX_BUCKETS, MAX_HIDDEN, Network, Views};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Variant, builtin};
 use pocketlab_selfplay::files::{read_text, replace_whole};
@@ -306,12 +304,8 @@ impl NetworkLoopFile {
         };
         within("network.hidden", self.network.hidden, MAX_HIDDEN)?;
         within("network.buckets", self.network.buckets, MAX_BUCKETS)?;
-        if !KING_BUCKET_COUNTS.contains(&(self.network.king_buckets as usize)) {
-            return Err((
-                "network.king_buckets",
-                format!("one of {KING_BUCKET_COUNTS:?}"),
-            ));
-        }
+        Network::check_king_buckets(self.network.king_buckets as usize)
+            .map_err(|reason| ("network.king_buckets", reason))?;
         at_least_one("network.epochs", u64::from(self.network.epochs))?;
         at_least_one("gate.nodes", self.gate.nodes)?;
         at_least_one("gate.max_pairs", self.gate.max_pairs)?;

@@ -192,6 +192,16 @@ impl Network {
         king_buckets * Self::bucket_inputs(pieces)
     }
 
+    /// Whether a network may have `count` king buckets (one of
+    /// [`KING_BUCKET_COUNTS`]); the reason when not.
+    pub fn check_king_buckets(count: usize) -> Result<(), String> {
+        if KING_BUCKET_COUNTS.contains(&count) {
+            Ok(())
+        } else {
+            Err(format!("{count} is not one of {KING_BUCKET_COUNTS:?}"))
+        }
+    }
+
     /// The inputs of one king bucket of a network of `pieces` letters.
     fn bucket_inputs(pieces: usize) -> usize {
         2 * pieces * 64 + 2 * pieces
@@ -311,12 +321,8 @@ impl Network {
                 self.buckets
             ));
         }
-        if !KING_BUCKET_COUNTS.contains(&self.king_buckets) {
-            return Err(format!(
-                "network.king_buckets: {} is not one of {KING_BUCKET_COUNTS:?}",
-                self.king_buckets
-            ));
-        }
+        Self::check_king_buckets(self.king_buckets)
+            .map_err(|reason| format!("network.king_buckets: {reason}"))?;
         let (views, buckets) = (self.views.count(), self.buckets);
         let sizes = [
             ("input", self.input.len(), self.inputs() * self.hidden),

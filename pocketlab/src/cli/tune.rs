@@ -143,14 +143,8 @@ fn share(text: &str) -> Result<f64, String> {
 /// A king-bucket count a network may have.
 fn parse_king_buckets(text: &str) -> Result<usize, String> {
     let value: usize = text.parse().map_err(|e| format!("{e}"))?;
-    if pocketlab_core::engine::KING_BUCKET_COUNTS.contains(&value) {
-        Ok(value)
-    } else {
-        Err(format!(
-            "{value} is not one of {:?}",
-            pocketlab_core::engine::KING_BUCKET_COUNTS
-        ))
-    }
+    pocketlab_core::engine::Network::check_king_buckets(value)?;
+    Ok(value)
 }
 
 /// A number in (0, 1]: a step size or its drop.
