@@ -4,11 +4,15 @@
 //! left in the middle of a stage) resumes exactly, stages out of order are
 //! refused, and the report shows what the design did.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pocketlab_selfplay::log::{GameRecord, list_chunks, read_games};
+
+use common::succeeded;
 
 const EXPERIMENT: &str = r#"
 name = "staged"
@@ -164,8 +168,7 @@ fn the_report_shows_the_design_and_refuses_nothing_it_played() {
         .args(["report", log.to_str().unwrap()])
         .output()
         .unwrap();
-    assert!(report.status.success());
-    let stdout = String::from_utf8_lossy(&report.stdout);
+    let stdout = succeeded(&report);
     assert!(stdout.contains("Sequential design:"), "{stdout}");
     assert!(stdout.contains("stage 2 is next"), "{stdout}");
     let md = std::fs::read_to_string(work.path().join("out").join("report.md")).unwrap();

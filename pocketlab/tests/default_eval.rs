@@ -5,6 +5,8 @@
 //! shipped earlier goes on with the evaluation it began with, so its games
 //! stay what they were.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -12,6 +14,8 @@ use pocketlab_core::builtin;
 use pocketlab_core::engine::EvalParams;
 use pocketlab_selfplay::log::{open_log, read_games};
 use pocketlab_selfplay::{AbsentEval, Experiment};
+
+use common::succeeded;
 
 fn experiment(variant: &str, engine: &str) -> String {
     format!(
@@ -127,7 +131,7 @@ fn pocketlab(args: &[&str], dir: &Path) -> std::process::Output {
 fn a_log_that_recorded(dir: &Path, input: &str, text: &str) -> String {
     let experiment_text = experiment("pocket-mutation", "");
     std::fs::write(dir.join("e.toml"), &experiment_text).unwrap();
-    ok(&pocketlab(
+    succeeded(&pocketlab(
         &["run", "e.toml", "--out", "log", "--threads", "1", "--quiet"],
         dir,
     ));
@@ -158,18 +162,10 @@ fn a_log_that_recorded(dir: &Path, input: &str, text: &str) -> String {
     experiment_text
 }
 
-fn ok(out: &std::process::Output) {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Resume the log in `dir/log`, which must then hold two games whose
 /// white engine says `label`, recorded as `input`, and be whole.
 fn resumes_with(dir: &Path, label: &str, input: &str) {
-    ok(&pocketlab(
+    succeeded(&pocketlab(
         &["run", "e.toml", "--out", "log", "--threads", "1", "--quiet"],
         dir,
     ));
@@ -183,7 +179,7 @@ fn resumes_with(dir: &Path, label: &str, input: &str) {
     );
     let log = open_log(&log_dir).unwrap();
     assert!(log.manifest.inputs.contains_key(input));
-    ok(&pocketlab(&["check", "log"], dir));
+    succeeded(&pocketlab(&["check", "log"], dir));
 }
 
 /// A log whose manifest says it was begun with the hand-written weights

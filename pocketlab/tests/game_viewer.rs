@@ -4,6 +4,8 @@
 //! positions, and be the game the log holds; a tampered game is refused by
 //! the same check.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -11,6 +13,8 @@ use pocketlab_report::build::experiment_of;
 use pocketlab_report::games::check_shown_game;
 use pocketlab_report::model::ShownGame;
 use pocketlab_selfplay::log::{GameRecord, MoveRecord, read_games, read_moves};
+
+use common::succeeded;
 
 const EXPERIMENT: &str = r#"
 name = "viewer"
@@ -48,11 +52,7 @@ fn pocketlab(args: &[&str], dir: &Path) {
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "pocketlab {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
 }
 
 /// The games embedded in the report's viewer.

@@ -2,8 +2,12 @@
 //! union to the single run, and a run killed with SIGKILL at any moment and
 //! started again equals an uninterrupted run.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+use common::{refused, succeeded};
 use std::time::{Duration, Instant};
 
 use pocketlab_selfplay::log::{
@@ -161,14 +165,12 @@ fn bad_arguments_and_files_exit_non_zero_with_a_message() {
         .args(["run", "/no/such/experiment.toml"])
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/experiment.toml"));
+    assert!(refused(&out).contains("/no/such/experiment.toml"));
     let out = pocketlab()
         .args(["run", "--shard", "3/2"])
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("shard"));
+    assert!(refused(&out).contains("shard"));
     let out = pocketlab()
         .args([
             "perft",
@@ -181,14 +183,12 @@ fn bad_arguments_and_files_exit_non_zero_with_a_message() {
         ])
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("FEN"));
+    assert!(refused(&out).contains("FEN"));
     let out = pocketlab()
         .args(["perft", "--variant", "chess", "--depth", "3"])
         .output()
         .unwrap();
-    assert!(out.status.success());
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = succeeded(&out);
     assert_eq!(
         stdout.lines().last(),
         Some("8902"),
@@ -248,11 +248,7 @@ fn logs_of_experiments_with_files_beside_them_can_be_reported_from_anywhere() {
             .current_dir(work.path())
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(&out);
     }
     assert!(work.path().join("elsewhere").join("report.html").exists());
 }
@@ -482,8 +478,7 @@ fn bench_search_replays_a_logs_positions_and_says_when_none_are_logged() {
         .args(["--positions", "3"])
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    let stdout = succeeded(&out);
     // The log's own budget (400 nodes) unless told otherwise.
     assert!(
         stdout.contains("procs: 3 of ") && stdout.contains("400 nodes each"),
@@ -507,9 +502,7 @@ fn bench_search_replays_a_logs_positions_and_says_when_none_are_logged() {
             .output()
             .unwrap()
     };
-    let refused = with_army("nosuch");
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(!refused.status.success());
+    let stderr = refused(&with_army("nosuch"));
     assert!(stderr.contains("--army nosuch"), "{stderr}");
     let names: Vec<String> = stderr
         .rsplit_once("do: ")
@@ -529,9 +522,7 @@ fn bench_search_replays_a_logs_positions_and_says_when_none_are_logged() {
         .next()
         .unwrap();
     let other = names.iter().find(|n| *n != first).unwrap();
-    let chosen = with_army(other);
-    let stdout = String::from_utf8_lossy(&chosen.stdout);
-    assert!(chosen.status.success(), "{stdout}");
+    let stdout = succeeded(&with_army(other));
     assert!(stdout.contains(&format!("army {other}, ")), "{stdout}");
 
     let experiment = work.path().join("no-fens.toml");
@@ -543,8 +534,7 @@ fn bench_search_replays_a_logs_positions_and_says_when_none_are_logged() {
         .args(["bench", "search", "--log", bare.to_str().unwrap()])
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let stderr = refused(&out);
     assert!(
         stderr.contains(bare.to_str().unwrap()) && stderr.contains("fen_every"),
         "{stderr}"

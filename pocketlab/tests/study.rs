@@ -3,8 +3,12 @@
 //! every within-class pair, and a second run that resumes instead of
 //! playing again.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
+
+use common::{refused, succeeded};
 
 const VARIANT: &str = r#"
 name = "tiny-classes"
@@ -34,11 +38,7 @@ fn a_study_plays_every_within_class_pair_and_reports_it() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("tiny.toml"), VARIANT).unwrap();
     let out = study(dir.path(), &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let folder = dir.path().join("study");
     let experiment = std::fs::read_to_string(folder.join("study.toml")).unwrap();
     assert!(
@@ -60,11 +60,7 @@ fn a_study_plays_every_within_class_pair_and_reports_it() {
 
     // The same command again resumes: nothing new is played.
     let again = study(dir.path(), &[]);
-    assert!(
-        again.status.success(),
-        "{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
+    succeeded(&again);
     assert_eq!(
         std::fs::read_dir(folder.join("log/games")).unwrap().count(),
         games
@@ -72,8 +68,7 @@ fn a_study_plays_every_within_class_pair_and_reports_it() {
 
     // Other options would change the study under way: refused, not adopted.
     let other = study(dir.path(), &["--seed", "2"]);
-    assert!(!other.status.success());
-    let message = String::from_utf8_lossy(&other.stderr);
+    let message = refused(&other);
     assert!(
         message.contains("differs from this study's plan"),
         "{message}"
@@ -86,8 +81,7 @@ fn a_variant_without_classes_is_told_what_to_add() {
         .args(["study", "chess", "--dry-run"])
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let message = String::from_utf8_lossy(&out.stderr);
+    let message = refused(&out);
     assert!(message.contains("classes = ["), "{message}");
 }
 
@@ -96,11 +90,7 @@ fn eval_builtin_asks_the_study_for_the_hand_written_weights() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("tiny.toml"), VARIANT).unwrap();
     let out = study(dir.path(), &["--dry-run", "--eval", "builtin"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let experiment = std::fs::read_to_string(dir.path().join("study/study.toml")).unwrap();
     assert!(experiment.contains("eval = \"builtin\""), "{experiment}");
 }
@@ -126,11 +116,7 @@ fn a_scale_study_values_every_piece_and_proposes_a_table() {
         .arg(&folder)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let experiment = std::fs::read_to_string(folder.join("study.toml")).unwrap();
     assert!(
         experiment.contains("design = \"value-scale\""),
@@ -189,8 +175,7 @@ fn a_scale_study_values_every_piece_and_proposes_a_table() {
             .args(extra)
             .output()
             .unwrap();
-        assert!(!out.status.success(), "{extra:?}");
-        let message = String::from_utf8_lossy(&out.stderr);
+        let message = refused(&out);
         assert!(message.contains(why), "{extra:?}: {message}");
         assert!(!dir.path().join("refused/study.toml").exists(), "{extra:?}");
     }
@@ -223,11 +208,7 @@ fn a_revised_table_is_studied_on_its_new_pairs() {
     };
     let revised = dir.path().join("revised.toml");
     let out = run(revised.to_str().unwrap());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let folder = dir
         .path()
         .join(format!("{}-study", revised.to_str().unwrap().len()));
@@ -239,7 +220,6 @@ fn a_revised_table_is_studied_on_its_new_pairs() {
 
     // A shipped variant revises nothing the study can name.
     let out = run("pocket-mutation");
-    assert!(!out.status.success());
-    let message = String::from_utf8_lossy(&out.stderr);
+    let message = refused(&out);
     assert!(message.contains("inherits"), "{message}");
 }

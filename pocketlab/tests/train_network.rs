@@ -3,8 +3,12 @@
 //! a run stopped between generations or inside one continues to exactly
 //! the files of a run that never stopped.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
+
+use common::succeeded;
 
 const LOOP: &str = r#"
 name = "tiny-loop"
@@ -35,11 +39,7 @@ fn train(dir: &Path, generations: u32, out: &str, threads: &str) {
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
 }
 
 /// The files that say what a run did, by name.
@@ -168,8 +168,7 @@ fn refused(dir: &Path, name: &str, generations: &str, extra: &[&str]) -> String 
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    common::refused(&out)
 }
 
 #[test]

@@ -3,11 +3,15 @@
 //! process killed mid-generation resumes there, and finished generations
 //! are not played again.
 
+mod common;
+
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 use pocketlab_core::builtin;
 use pocketlab_core::engine::{Activation, EvalParams, Evaluator, Views};
+
+use common::{refused, succeeded};
 
 const TINY: &str = r#"
 name = "tiny-train"
@@ -185,8 +189,8 @@ fn a_killed_training_process_resumes_without_replaying_finished_generations() {
     let chunks_before = chunk_times(&out.join("training/gen-000/log"));
 
     let resumed = train().output().unwrap();
+    succeeded(&resumed);
     let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
     assert!(last_fit.exists());
     assert!(
         !stderr.contains("generation 0: playing"),
@@ -305,8 +309,7 @@ fn tune_refuses_a_weight_key_that_names_nothing() {
         .arg(dir.path().join("out.toml"))
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused(&out);
     assert!(stderr.contains("--weights: 'kingdanger'"), "{stderr}");
     assert!(!dir.path().join("out.toml").exists());
 }
@@ -382,14 +385,15 @@ fn tiny_chess_log(dir: &Path) -> std::path::PathBuf {
     let experiment = dir.join("tiny.toml");
     std::fs::write(&experiment, TINY_CHESS).unwrap();
     let log = dir.join("log");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"))
-        .args(["run", "--quiet", "--threads", "2"])
-        .arg(&experiment)
-        .arg("--out")
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(status.status.success());
+    succeeded(
+        &std::process::Command::new(env!("CARGO_BIN_EXE_pocketlab"))
+            .args(["run", "--quiet", "--threads", "2"])
+            .arg(&experiment)
+            .arg("--out")
+            .arg(&log)
+            .output()
+            .unwrap(),
+    );
     log
 }
 
@@ -411,13 +415,9 @@ fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
             .output()
             .unwrap()
     };
-    let first = tune("first.toml");
-    let stdout = String::from_utf8_lossy(&first.stdout);
-    assert!(first.status.success(), "{stdout}");
+    let stdout = succeeded(&tune("first.toml"));
     assert!(stdout.contains("0 positions already scored"), "{stdout}");
-    let second = tune("second.toml");
-    let stdout2 = String::from_utf8_lossy(&second.stdout);
-    assert!(second.status.success(), "{stdout2}");
+    let stdout2 = succeeded(&tune("second.toml"));
     assert!(stdout2.contains(", 0 of them new"), "{stdout2}");
     assert!(
         !stdout2.contains(" 0 positions already scored"),
@@ -429,9 +429,7 @@ fn a_label_file_serves_a_second_fit_and_a_damaged_one_is_refused() {
     );
 
     std::fs::write(&labels, b"PAR1 damaged").unwrap();
-    let damaged = tune("third.toml");
-    assert!(!damaged.status.success());
-    let stderr = String::from_utf8_lossy(&damaged.stderr);
+    let stderr = refused(&tune("third.toml"));
     assert!(stderr.contains("labels.parquet"), "{stderr}");
     assert!(!dir.path().join("third.toml").exists());
 }
@@ -466,17 +464,10 @@ fn a_warm_start_refines_the_params_network_and_refuses_another_shape() {
     let tune = |params: &str, hidden: &str, labels: &str, out: &str| {
         tune_with(params, hidden, labels, out, &[])
     };
-    let succeeded = |out: &std::process::Output| {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
     let refused_saying = |out: &std::process::Output, says: &str| {
-        assert!(!out.status.success());
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = refused(out);
         assert!(stderr.contains(says), "{stderr}");
+        stderr
     };
     succeeded(&tune("", "2", "cold.parquet", "cold.toml"));
     succeeded(&tune("cold.toml", "2", "warm.parquet", "warm.toml"));
@@ -516,9 +507,10 @@ fn a_warm_start_refines_the_params_network_and_refuses_another_shape() {
         ("cold.toml", "3", "hidden units 2, the fit asks for 3"),
         ("", "2", "no network"),
     ] {
-        let refused = tune(params, hidden, "refused.parquet", "refused.toml");
-        refused_saying(&refused, says);
-        let stderr = String::from_utf8_lossy(&refused.stderr);
+        let stderr = refused_saying(
+            &tune(params, hidden, "refused.parquet", "refused.toml"),
+            says,
+        );
         let named = if params.is_empty() {
             "built-in"
         } else {

@@ -7,6 +7,8 @@
 //! cannot accept are refused before the run. Hang tests use a short
 //! configured timeout and check what was logged, never how long it took.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,6 +19,8 @@ use pocketlab_report::build::{ReportOptions, build_report};
 use pocketlab_selfplay::log::{GameRecord, MoveRecord, Termination, read_games, read_moves};
 use pocketlab_selfplay::runner::RunError;
 use pocketlab_selfplay::{Experiment, RunOptions, Shard, run};
+
+use common::succeeded;
 
 fn pocketlab() -> &'static str {
     env!("CARGO_BIN_EXE_pocketlab")
@@ -210,9 +214,7 @@ fn bench_search_replays_the_positions_of_the_lab_engines_army_only() {
             .output()
             .unwrap()
     };
-    let out = bench(&log);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    let stdout = succeeded(&bench(&log));
     assert!(
         stdout.contains(&format!(
             "mixed: {searched_by_b} of {searched_by_b} logged positions"
@@ -223,9 +225,7 @@ fn bench_search_replays_the_positions_of_the_lab_engines_army_only() {
 
     let only_external = experiment("ext", &external(300), &external(200), 1, "");
     let log = run_in(work.path(), "ext", &only_external, 1).unwrap();
-    let out = bench(&log);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let stderr = common::refused(&bench(&log));
     assert!(
         stderr.contains(log.to_str().unwrap()) && stderr.contains("lab's engine"),
         "{stderr}"
