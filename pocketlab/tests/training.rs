@@ -245,8 +245,8 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         checked += 1;
     }
     assert_eq!(
-        checked, 6,
-        "the shipped chess.toml, the step it inherits and the four network files"
+        checked, 7,
+        "the shipped chess.toml, the step it inherits and the five network files"
     );
     // The network files are step 5's weights plus a learned correction.
     for (name, hidden, views, activation) in [
@@ -265,6 +265,12 @@ fn shipped_evaluation_files_load_and_change_the_chess_evaluation() {
         ),
         (
             "chess-network-10k-h256-both-sq-3.toml",
+            256,
+            Views::Both,
+            Activation::Squared,
+        ),
+        (
+            "chess-network-10k-h256-both-sq-4.toml",
             256,
             Views::Both,
             Activation::Squared,
