@@ -290,6 +290,41 @@ fn small_log(work: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     (experiment, log)
 }
 
+/// An `--out` that exists as something other than a directory is refused
+/// saying what it is: a symbolic link to a missing directory names its
+/// target, a regular file is called one; nothing is written.
+#[test]
+fn an_out_that_is_no_directory_is_refused_saying_what_it_is() {
+    let work = tempfile::tempdir().unwrap();
+    let experiment = work.path().join("procs.toml");
+    std::fs::write(&experiment, EXPERIMENT.replace("pairs = 8", "pairs = 1")).unwrap();
+    let run_into = |out: &Path| {
+        pocketlab()
+            .args(["run", experiment.to_str().unwrap(), "--quiet", "--out"])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let target = work.path().join("elsewhere").join("log");
+    let link = work.path().join("link");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let stderr = refused(&run_into(&link));
+    assert!(
+        stderr.contains("symbolic link") && stderr.contains(target.to_str().unwrap()),
+        "{stderr}"
+    );
+    assert!(!target.exists());
+
+    let file = work.path().join("file");
+    std::fs::write(&file, "not a log").unwrap();
+    let stderr = refused(&run_into(&file));
+    assert!(
+        stderr.contains(file.to_str().unwrap()) && stderr.contains("not a directory"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a log");
+}
+
 #[test]
 fn a_second_writer_process_of_a_shard_is_refused_with_the_holder_named() {
     let work = tempfile::tempdir().unwrap();
