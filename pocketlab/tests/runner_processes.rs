@@ -6,14 +6,14 @@ mod common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-
-use common::{refused, succeeded};
 use std::time::{Duration, Instant};
 
 use pocketlab_selfplay::log::{
     GAMES_DIR, GameRecord, MOVES_DIR, MoveRecord, ShardLock, chunk_name, list_chunks, read_games,
     read_moves,
 };
+
+use common::{refused, succeeded};
 
 const EXPERIMENT: &str = r#"
 name = "procs"
@@ -291,8 +291,9 @@ fn small_log(work: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
 }
 
 /// An `--out` that exists as something other than a directory is refused
-/// saying what it is: a symbolic link to a missing directory names its
-/// target, a regular file is called one; nothing is written.
+/// saying what it is, by `run` and by `study` alike: a symbolic link to a
+/// missing directory names its target, a regular file is called one;
+/// nothing is written.
 #[test]
 fn an_out_that_is_no_directory_is_refused_saying_what_it_is() {
     let work = tempfile::tempdir().unwrap();
@@ -323,6 +324,18 @@ fn an_out_that_is_no_directory_is_refused_saying_what_it_is() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a log");
+
+    // Every command's output folder is created the same way.
+    for (out, says) in [(&link, "symbolic link"), (&file, "not a directory")] {
+        let study = pocketlab()
+            .args(["study", "pocket-mutation", "--dry-run", "--out"])
+            .arg(out)
+            .output()
+            .unwrap();
+        let stderr = refused(&study);
+        assert!(stderr.contains(says), "{stderr}");
+    }
+    assert!(!target.exists());
 }
 
 #[test]

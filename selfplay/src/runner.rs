@@ -27,10 +27,9 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::experiment::{Experiment, ExperimentError};
+use crate::files::create_output_dir;
 use crate::game::{PlayedGame, play_pair};
-use crate::log::{
-    ChunkWriter, GameRecord, LogError, Manifest, SprtAccepted, create_log_dir, read_games,
-};
+use crate::log::{ChunkWriter, GameRecord, LogError, Manifest, SprtAccepted, read_games};
 use crate::progress::Progress;
 pub use crate::summary::MatchupSummary;
 use pocketlab_stats::sprt::SprtDecision;
@@ -350,7 +349,7 @@ impl<'a> Session<'a> {
     fn open(exp: &'a Experiment, opts: &'a RunOptions) -> Result<Self, RunError> {
         let started = Instant::now();
         let dir = &opts.out_dir;
-        create_log_dir(dir)?;
+        create_output_dir(dir).map_err(|e| LogError::io(dir, &e))?;
         Manifest::for_experiment(exp).write_or_check(dir, &exp.source_text)?;
         // Held until the run ends: no other process writes this shard meanwhile.
         let writer = ChunkWriter::open(dir, opts.shard.index, opts.shard.count)?;

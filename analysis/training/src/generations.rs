@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::TrainingFile;
 use super::samples::{FeatureSpace, samples_from_log};
-use pocketlab_selfplay::files::replace_whole;
+use pocketlab_selfplay::files::{create_output_dir, replace_whole};
 use pocketlab_stats::logistic::{FitSettings, Sample, fit};
 
 /// One learned value with its bootstrap interval (centipawns).
@@ -202,7 +202,7 @@ pub fn train(
     let spec = variant_spec(file, dir);
     let variant = pocketlab_selfplay::load_variant(&spec)?;
     let space = FeatureSpace::new(&variant);
-    std::fs::create_dir_all(root).with_context(|| root.display().to_string())?;
+    create_output_dir(root).with_context(|| root.display().to_string())?;
     let initial_params = root.join("initial-params.toml");
     if !initial_params.exists() {
         let params = match &file.eval {

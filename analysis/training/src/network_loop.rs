@@ -33,7 +33,7 @@ use anyhow::Context;
 use pocketlab_core::engine::{Activation, EvalParams, MAX_BUCKETS, MAX_HIDDEN, Network, Views};
 use pocketlab_core::variant::describe_toml_error;
 use pocketlab_core::{Variant, builtin};
-use pocketlab_selfplay::files::{read_text, replace_whole};
+use pocketlab_selfplay::files::{create_output_dir, read_text, replace_whole};
 use pocketlab_selfplay::log::SprtAccepted;
 use pocketlab_selfplay::{Experiment, RunOptions, RunSummary, Shard, run};
 use pocketlab_stats::ConfidenceLevel;
@@ -440,7 +440,7 @@ pub fn train_network(
 ) -> anyhow::Result<LoopOutcome> {
     let spec = variant_spec(file, dir);
     let variant = pocketlab_selfplay::load_variant(&spec)?;
-    std::fs::create_dir_all(root).with_context(|| root.display().to_string())?;
+    create_output_dir(root).with_context(|| root.display().to_string())?;
     let first_player = generation_dir(root, 0).join("player.toml");
     if !first_player.exists() {
         std::fs::create_dir_all(generation_dir(root, 0))?;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::Args;
 use pocketlab_selfplay::Experiment;
+use pocketlab_selfplay::files::create_output_dir;
 use pocketlab_selfplay::log::{MOVES_DIR, chunk_name, list_chunks};
 
 use pocketlab_report::build::{ReportOptions, build_report};
@@ -112,7 +113,7 @@ pub fn write(logs: &[PathBuf], out: &Path, options: &ReportOptions) -> anyhow::R
     warn_about_moves(logs)?;
     // The folder exists before the report is built, so that commands the
     // report prints can name files relative to it.
-    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+    create_output_dir(out).with_context(|| out.display().to_string())?;
     let options = ReportOptions {
         out_dir: Some(out.to_path_buf()),
         ..options.clone()

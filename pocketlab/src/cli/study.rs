@@ -19,7 +19,7 @@ use pocketlab_core::engine::{SearchLimits, SearchOptions};
 use pocketlab_core::kind::GameKind;
 use pocketlab_selfplay::experiment::plan::{ScaleStudyPlan, StudyPlan, StudySettings};
 use pocketlab_selfplay::experiment::{DEFAULT_NODES, Program, start_text};
-use pocketlab_selfplay::files::{relative_path, replace_whole};
+use pocketlab_selfplay::files::{create_output_dir, relative_path, replace_whole};
 use pocketlab_selfplay::{DEFAULT_MEMORY_BUDGET_MB, Experiment};
 
 use super::report;
@@ -152,7 +152,7 @@ pub fn run(args: &StudyArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("reports").join(&name));
-    std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
+    create_output_dir(&out).with_context(|| out.display().to_string())?;
     let threads = run::worker_threads(args.threads)?;
     let settings = StudySettings {
         name,

@@ -67,6 +67,31 @@ pub fn require_regular(path: &Path) -> io::Result<std::fs::Metadata> {
     }
 }
 
+/// Creates the output directory `dir` and its parents where missing.
+/// Where `dir` exists as something other than a directory, the error
+/// says what it is: the system's own "File exists" would not tell a
+/// regular file from a symbolic link whose target is missing.
+pub fn create_output_dir(dir: &Path) -> io::Result<()> {
+    let Err(e) = std::fs::create_dir_all(dir) else {
+        return Ok(());
+    };
+    let explained = |reason: String| Err(io::Error::new(e.kind(), reason));
+    match (std::fs::symlink_metadata(dir), std::fs::metadata(dir)) {
+        (Ok(link), Err(_)) if link.file_type().is_symlink() => {
+            let target = std::fs::read_link(dir)
+                .map_or_else(|_| "?".to_owned(), |t| t.display().to_string());
+            explained(format!(
+                "is a symbolic link to {target}, which does not exist; create that directory \
+                 or remove the link"
+            ))
+        }
+        (_, Ok(meta)) if !meta.is_dir() => {
+            explained("exists and is not a directory; give a directory".to_owned())
+        }
+        _ => Err(e),
+    }
+}
+
 /// The text of a regular file of at most [`MAX_INPUT_BYTES`].
 pub fn read_text(path: &Path) -> io::Result<String> {
     let meta = require_regular(path)?;

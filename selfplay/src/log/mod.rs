@@ -47,7 +47,6 @@ pub use manifest::{LogDir, Manifest, VARIANT_INPUT, open_log};
 pub use read::{read_game_chunks, read_games, read_move_chunks, read_moves};
 pub use schema::{GameRecord, MoveRecord, SCHEMA_VERSION, SprtAccepted, Termination};
 pub use write::ChunkWriter;
-pub(crate) use write::create_log_dir;
 
 /// The run's identity and input hashes.
 pub const MANIFEST_FILE: &str = "manifest.toml";

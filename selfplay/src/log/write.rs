@@ -56,34 +56,6 @@ pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> Result<(), LogError> {
     publish(&tmp, path)
 }
 
-/// Creates the log directory `dir` (and its parents) if it is missing.
-/// Where `dir` exists as something other than a directory, the refusal
-/// says what it is: the system's own "File exists" would not tell a
-/// regular file from a symbolic link whose target is missing.
-pub(crate) fn create_log_dir(dir: &Path) -> Result<(), LogError> {
-    let Err(e) = fs::create_dir_all(dir) else {
-        return Ok(());
-    };
-    let mismatch = |reason: String| LogError::Mismatch {
-        dir: dir.display().to_string(),
-        reason,
-    };
-    match (fs::symlink_metadata(dir), fs::metadata(dir)) {
-        (Ok(link), Err(_)) if link.file_type().is_symlink() => {
-            let target =
-                fs::read_link(dir).map_or_else(|_| "?".to_owned(), |t| t.display().to_string());
-            Err(mismatch(format!(
-                "a symbolic link to {target}, which does not exist; create that directory or \
-                 remove the link"
-            )))
-        }
-        (_, Ok(meta)) if !meta.is_dir() => Err(mismatch(
-            "exists and is not a directory; give --out a directory".to_owned(),
-        )),
-        _ => Err(LogError::io(dir, &e)),
-    }
-}
-
 /// Appends chunks of games and moves for one shard, holding its lock.
 #[derive(Debug)]
 pub struct ChunkWriter {

@@ -5,10 +5,12 @@
 use std::fs;
 use std::path::Path;
 
+use pocketlab_selfplay::files::create_output_dir;
+
 use super::error::RenderError;
 
 pub(super) fn create_dir(path: &Path) -> Result<(), RenderError> {
-    fs::create_dir_all(path).map_err(|source| RenderError::CreateDir {
+    create_output_dir(path).map_err(|source| RenderError::CreateDir {
         path: path.to_path_buf(),
         source,
     })
