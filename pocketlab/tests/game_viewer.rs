@@ -46,6 +46,9 @@ class = 2
 slots = "N"
 "#;
 
+/// Runs `pocketlab args` in `dir` and asserts it succeeded; a failure
+/// names the calling line, and so the arguments.
+#[track_caller]
 fn pocketlab(args: &[&str], dir: &Path) {
     let out = Command::new(env!("CARGO_BIN_EXE_pocketlab"))
         .args(args)

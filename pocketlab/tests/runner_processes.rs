@@ -239,17 +239,16 @@ fn logs_of_experiments_with_files_beside_them_can_be_reported_from_anywhere() {
     .unwrap();
     let log = work.path().join("elsewhere").join("log");
     run_to_end(&experiment, &log, &["--threads", "2"]);
-    for args in [
-        vec!["report", log.to_str().unwrap()],
-        vec!["pgn", log.to_str().unwrap()],
-    ] {
-        let out = pocketlab()
-            .args(&args)
+    // One call a line, so a failure's line names the command.
+    let from_work = |args: &[&str]| {
+        pocketlab()
+            .args(args)
             .current_dir(work.path())
             .output()
-            .unwrap();
-        succeeded(&out);
-    }
+            .unwrap()
+    };
+    succeeded(&from_work(&["report", log.to_str().unwrap()]));
+    succeeded(&from_work(&["pgn", log.to_str().unwrap()]));
     assert!(work.path().join("elsewhere").join("report.html").exists());
 }
 
